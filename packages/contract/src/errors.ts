@@ -1,0 +1,53 @@
+/**
+ * Stable numeric error codes (RainMaker families, `reference/rainmaker-contract.md` A.1 and
+ * appendix 1) and the server's own failure texts where the spec quotes none.
+ */
+export const ERROR_CODES = {
+  internal: 100001,
+  apiVersionUnsupported: 100002,
+  methodNotAllowed: 100003,
+  forbidden: 100004,
+  invalidRequestBody: 100006,
+  invalidQueryParam: 100021,
+  notFound: 100015,
+  payloadTooLarge: 100036,
+  accessTokenMissing: 100046,
+  loggedOut: 100047,
+  tooManyRequests: 100070,
+  incorrectCredentials: 101009,
+  currentPasswordWrong: 101007,
+  passwordPolicy: 101004,
+  refreshFailed: 101017,
+  attemptLimit: 101019,
+  csrfMissing: 100012,
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** Failure texts of the server that the spec does not quote. */
+export const SERVER_MESSAGES = {
+  internal: 'Internal server error',
+  invalidRequestBody: 'Invalid request body',
+  invalidQueryParam: 'Invalid query param',
+  notFound: 'Not found',
+  routeNotFound: 'Route not found',
+  forbidden: 'You are not authorized to perform this operation',
+  tooManyRequests: 'Too many requests, try again later',
+  incorrectCredentials: 'Incorrect user name or password',
+  currentPasswordWrong: 'The password you entered is incorrect',
+  passwordTooCommon: 'This password is too common. Please choose a different one.',
+  passwordSameAsOld: 'The new password must be different from the current one.',
+  refreshFailed: 'Refresh token failed',
+  loggedOut: 'You were logged out, please login again',
+  csrfMissing: 'Invalid Request: a cookie-authenticated write needs the X-Fleetdeck-CSRF header',
+  crossOrigin: 'Invalid Request: cross-origin writes are not allowed',
+  loginSuccessful: 'Login successful',
+  logoutSuccessful: 'Logged out successfully',
+  payloadTooLarge: 'Error, input size is too large',
+} as const;
+
+/** The failure body every 4xx/5xx answer carries. */
+export interface FailureBody {
+  status: 'failure';
+  description: string;
+  error_code: number;
+}

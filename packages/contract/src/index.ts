@@ -1,0 +1,8 @@
+/** @fleetdeck/contract: schemas, constants, messages and the permission table. No I/O. */
+export * from './constants.js';
+export * from './messages.js';
+export * from './roles.js';
+export * from './errors.js';
+export * from './http.js';
+export * from './schemas/common.js';
+export * from './schemas/auth.js';

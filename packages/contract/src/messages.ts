@@ -1,0 +1,126 @@
+/**
+ * Every message quoted in §5 (validation) and §8 (errors, empty results, successes) of both spec
+ * documents, verbatim. Screens and the server import these; nothing re-types the text.
+ */
+export const MESSAGES = {
+  // --- Session (fleet-management §8, access §8) ---
+  sessionExpired: 'Session expired. Please login again!',
+  unauthorizedDescription: 'Unauthorized',
+  somethingWentWrong: 'Something went wrong!',
+  loggedOut: 'Logged out.',
+  logoutConfirm: 'You are about to logout from the dashboard. Are you sure?',
+  logoutConfirmButton: 'Yes, Logout',
+  unauthorisedPage: 'Sorry! You are not authorised to view this dashboard.',
+
+  // --- Login (access §5) ---
+  invalidUsername: 'Please enter a valid username.',
+  invalidPassword: 'Please enter a valid password.',
+
+  // --- Sign-up (access §5) ---
+  enterAllDetails: 'Please enter all the details.',
+  invalidEmail: 'Please enter a valid email',
+  passwordsDidNotMatch: 'Passwords did not match',
+  passwordPolicy:
+    'Password must be atleast 8 characters long. It should contain atleast one uppercase, one lowercase character and a number',
+  agreeToTerms: 'Please agree to the terms of service.',
+
+  // --- Forgot and new password (access §5) ---
+  forgotInvalidUsername: 'Please enter a valid username',
+  newPasswordsDidNotMatch: 'Passwords did not match!',
+  verificationCodeNotValid: 'Verification code is not valid!',
+  passwordChangedSigningIn: 'Password changed successfully. Signing you in...',
+
+  // --- Password change (fleet-management §5, §8) ---
+  passwordChanged: 'Password changed successfully.',
+
+  // --- Identity provider, MFA, diagnostics (access §5) ---
+  provideAllDetails: 'Please provide all details.',
+  callbackUrlsBlank: 'Callback URLs cannot be kept blank!',
+  addPhoneFirst: 'You should add phone number first to enable MFA.',
+  enterVerificationCode: 'Please enter a verification code.',
+  enableDiagnosticsFirmware:
+    'Please ensure that the diagnostics support is enabled in your firmware to turn on insights.',
+
+  // --- Statistics ranges (access §5) ---
+  statsInvalidDates: 'Please enter valid start and end date',
+  statsDateRangeInvalid: 'Range you entered is invalid. Start date should be before end date.',
+  statsDailyLimit: 'Daily data can be retrieved for 1 to 31 days',
+  statsInvalidMonths: 'Please enter valid start and end month',
+  statsMonthRangeInvalid: 'Range you entered is invalid. Start month should be before end month.',
+  statsInvalidYears: 'Please enter valid start and end year',
+  statsYearRangeInvalid: 'Range you entered is invalid. Start year should be before end year.',
+  statsWeeklyLimit: 'Weekly data can be retrieved for 1 to 3 months',
+
+  // --- Groups (fleet-management §5, §8) ---
+  selectGroupToAdd: 'You will need to select a group to add nodes!',
+  noGroupsCreated: "There isn't any Node Group created. Please create one to start adding nodes.",
+  createNodeGroup: 'Please create a Node Group',
+  addedNodesToGroup: 'Successfully added nodes to {group}',
+  groupCreated: 'Node group created successfully.',
+  groupDeleted: 'Node group deleted successfully.',
+
+  // --- Images and OTA (fleet-management §5, §8) ---
+  invalidImageName: 'Please provide a valid image name.',
+  provideJobName: 'Please provide job name.',
+  selectGroupOrNode: 'Please select atleast one group or one node.',
+  noClaimedNodesForOta: "You don't have any claimed nodes to start OTA!",
+  firmwareImageAdded: 'Firmware Image added successfully.',
+  otaStarted: 'OTA started successfully.',
+  jobCancelled: 'Job cancelled successfully.',
+  jobArchived: 'Job archived successfully.',
+  otaTopicsHint: 'Please ensure that OTA using Topics is enabled in your firmware.',
+  groupsMoreThan20: 'The number of groups are more than 20.',
+  nodesMoreThan10: 'The number of nodes are more than 10, you can check all nodes in below table.',
+
+  // --- Users and templates (fleet-management §5, §8) ---
+  enterFirstName: 'Please enter first name',
+  enterLastName: 'Please enter last name',
+  enterCity: 'Please enter city name',
+  invalidPhone: 'Please provide valid phone number',
+  invalidEmailAddress: 'Please enter valid email address',
+  selectRole: 'Please select his role',
+  selectGeoRegion: 'Please select his geo_regin',
+  invalidDate: 'Please enter correct date format',
+  enterVerificationCodeAlert: 'enter verification code!',
+  userCreated: 'User created successfully.',
+  userDeleted: 'User deleted successfully.',
+  emailTemplateUpdated: 'Email template updated successfully.',
+
+  // --- 404s and empty results (both §8) ---
+  noNodesClaim: 'No nodes found. Please start by claiming.',
+  noOtaJobs: 'No OTA Jobs found.',
+  noNodeForJob: 'No node associated with this job',
+  nodesNotFound: 'Nodes not found.',
+  deviceNotFound: 'Device not found.',
+  firmwareImageNotFound: 'Firmware image not found.',
+  userNotFound: 'User not found.',
+  locationNotFound: 'location not found.',
+  noDataFound: 'No data found!',
+  noDataSelectOther: 'No data. Please select other option',
+
+  // --- Settings successes and failures (access §8) ---
+  noCognitoBackup: 'No cognito app client backup found',
+  updateCheckFailed: 'Could not check for updates. Please check later.',
+  updateFailed: 'Something went wrong! Please try later',
+  dashboardUpdated: 'Dashboard updated successfully!',
+  eventFilterConfigured: 'Event filter configured successfully!',
+  mobilePlatformDeleted: 'Mobile platform deleted successfully!',
+  platformCreated: 'Created platform for push notifications successfully',
+  licenseUploaded: 'License file is uploaded successfully.',
+  verificationCodeSent: 'verification code sent',
+  userVerified: 'User verified successfully',
+
+  // --- Diagnostics (access §8) ---
+  firmwareImageMissingForLog:
+    'We could not find the firmware image to cross-reference this log entry. Please update a firmware image...',
+  missingElfRemark: 'Some information is missing!...',
+} as const;
+
+export type MessageKey = keyof typeof MESSAGES;
+
+/** Fills `{name}` placeholders of a message, e.g. 'Successfully added nodes to {group}'. */
+export function formatMessage(message: string, values: Record<string, string | number>): string {
+  return message.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}

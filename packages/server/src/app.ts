@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/env.js';
+import type { DatabaseHandle } from './db/database.js';
+import { AppError } from './errors.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerCsrfGuard } from './http/plugins/auth.plugin.js';
+import { authRoutes } from './http/routes/auth.routes.js';
+import { systemRoutes } from './http/routes/system.routes.js';
+import { registerWebApp } from './http/web-app.js';
+import type { Logger } from './logger.js';
+import { AuthService, DEFAULT_AUTH_OPTIONS, type AuthServiceOptions } from './services/auth/auth.service.js';
+import { TokenService } from './services/auth/token.service.js';
+
+/** The services one server process runs, shared by HTTP routes, MQTT handlers and jobs. */
+export interface Services {
+  tokens: TokenService;
+  auth: AuthService;
+}
+
+/** Builds the services over an open, migrated database. */
+export async function createServices(
+  config: AppConfig,
+  database: DatabaseHandle,
+  authOptions: Partial<AuthServiceOptions> = {},
+): Promise<Services> {
+  const tokens = await TokenService.create(database.db, config.publicUrl, config.accessTokenTtlSeconds);
+  const auth = new AuthService(database.db, tokens, { ...DEFAULT_AUTH_OPTIONS, ...authOptions });
+  return { tokens, auth };
+}
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  services: Services;
+  logger: Logger;
+  /** Per-IP cap on sign-in requests per minute. */
+  loginRequestsPerMinute?: number;
+}
+
+function readVersion(): string {
+  try {
+    const file = path.resolve(import.meta.dirname, '../package.json');
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Creates the HTTP app (it does not listen): API, OpenAPI document and the SPA. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database, services, logger } = options;
+  // Widen pino's type to Fastify's logger interface so plugins type-check against the default.
+  const loggerInstance: FastifyBaseLogger = logger;
+  const app = Fastify({
+    loggerInstance,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: config.secureCookies ? [] : null,
+      },
+    },
+    strictTransportSecurity: config.secureCookies,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError(429, ERROR_CODES.tooManyRequests, SERVER_MESSAGES.tooManyRequests),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Fleetdeck API',
+        description: 'RainMaker-compatible API of Fleetdeck. Failures answer {"status":"failure","description","error_code"}.',
+        version: readVersion(),
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          AccessToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The raw access token from login' },
+        },
+      },
+      security: [{ AccessToken: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  registerCsrfGuard(app, [new URL(config.publicUrl).origin]);
+
+  await app.register(systemRoutes, { config, database, version: readVersion() });
+  await app.register(authRoutes, {
+    config,
+    auth: services.auth,
+    loginRateLimit: { max: options.loginRequestsPerMinute ?? 60, timeWindow: 60_000 },
+  });
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}

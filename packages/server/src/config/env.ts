@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEPLOYMENT_MODES, SESSION_REFRESH_BUFFER_SECONDS, SESSION_TIMEOUT_SECONDS } from '@fleetdeck/contract';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: port(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  MQTT_PORT: port(1883),
+  MQTT_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
+      .optional(),
+  ),
+  FLEETDECK_ADMIN_EMAIL: optionalText,
+  FLEETDECK_ADMIN_PASSWORD: optionalText,
+  DEPLOYMENT_MODE: z.enum(DEPLOYMENT_MODES).default('standard'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(SESSION_REFRESH_BUFFER_SECONDS + 10)
+    .max(24 * 3600)
+    .default(SESSION_TIMEOUT_SECONDS),
+  WEB_DIST_DIR: optionalText,
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+});
+
+/** The parsed, typed configuration of one server process. */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  /** Whether cookies carry `Secure` (the public URL is https). */
+  secureCookies: boolean;
+  mqttPort: number;
+  mqttUrl: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  deploymentMode: (typeof DEPLOYMENT_MODES)[number];
+  logLevel: string;
+  accessTokenTtlSeconds: number;
+  webDistDir: string;
+  trustProxy: boolean;
+}
+
+/** A configuration error listing every bad variable. */
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const defaultWebDist = path.resolve(import.meta.dirname, '../../../web/dist');
+
+/** Parses the environment once at start-up; nothing else reads `process.env`. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    mqttPort: e.MQTT_PORT,
+    mqttUrl: e.MQTT_URL,
+    adminEmail: e.FLEETDECK_ADMIN_EMAIL,
+    adminPassword: e.FLEETDECK_ADMIN_PASSWORD,
+    deploymentMode: e.DEPLOYMENT_MODE,
+    logLevel: e.LOG_LEVEL,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

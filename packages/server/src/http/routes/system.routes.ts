@@ -1,0 +1,55 @@
+import { API_PATHS, DeploymentInfoSchema, HealthSchema } from '@fleetdeck/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppConfig } from '../../config/env.js';
+import { isDatabaseReachable, type DatabaseHandle } from '../../db/database.js';
+
+export interface SystemRoutesOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  version: string;
+}
+
+/** Liveness, readiness, public deployment facts and the OpenAPI document. */
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, { config, database, version }) => {
+  app.get(
+    API_PATHS.healthz,
+    { schema: { tags: ['system'], summary: 'Liveness: the process answers', response: { 200: HealthSchema } } },
+    () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    API_PATHS.readyz,
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness: the database is reachable',
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
+    },
+    async (_request, reply) => {
+      const ok = await isDatabaseReachable(database.db);
+      return reply
+        .code(ok ? 200 : 503)
+        .send({ status: ok ? ('ok' as const) : ('unavailable' as const), checks: { database: ok ? ('ok' as const) : ('failed' as const) } });
+    },
+  );
+
+  app.get(
+    API_PATHS.deploymentInfo,
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'What the sign-in page needs to know before anyone signs in',
+        response: { 200: DeploymentInfoSchema },
+      },
+    },
+    () => ({
+      deployment_mode: config.deploymentMode,
+      sign_up_enabled: config.deploymentMode === 'standard',
+      social_providers: [],
+      version,
+    }),
+  );
+
+  app.get(API_PATHS.openapi, { schema: { hide: true } }, () => app.swagger());
+};

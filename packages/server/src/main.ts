@@ -1,0 +1,113 @@
+/**
+ * `npm start` entry: parse configuration, open and migrate the database, create the first super
+ * admin on an empty database, start the device broker and the HTTP server, and shut down cleanly.
+ */
+import { ConfigError, parseConfig, type AppConfig } from './config/env.js';
+import { buildApp, createServices } from './app.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrator.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from './gateway/embedded-broker.js';
+import { createLogger } from './logger.js';
+import { syncRolesFromContract } from './repositories/role.repository.js';
+import { bootstrapFirstSuperAdmin, type BootstrapResult } from './services/auth/bootstrap-admin.js';
+
+const SHUTDOWN_DEADLINE_MS = 20_000;
+
+function fail(line: string): never {
+  console.error(`fleetdeck: ${line}`);
+  process.exit(1);
+}
+
+function isAddressInUse(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'EADDRINUSE';
+}
+
+function printFirstStart(result: BootstrapResult, config: AppConfig): void {
+  const lines = [
+    'First start: created the super admin account.',
+    `  Sign in at ${config.publicUrl}/login`,
+    `  User name: ${result.userName}`,
+    result.generatedPassword
+      ? `  Password:  ${result.generatedPassword}   (shown only this once: change it after signing in)`
+      : '  Password:  the value of FLEETDECK_ADMIN_PASSWORD',
+  ];
+  const width = Math.max(...lines.map((line) => line.length)) + 2;
+  console.log(['', '='.repeat(width), ...lines, '='.repeat(width), ''].join('\n'));
+}
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = parseConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const database = openDatabase(config);
+  const applied = await migrateToLatest(database.db);
+  if (applied.length) logger.info({ applied }, 'database migrated');
+  await syncRolesFromContract(database.db);
+  const firstStart = await bootstrapFirstSuperAdmin(database.db, {
+    email: config.adminEmail,
+    password: config.adminPassword,
+  }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+
+  let broker: EmbeddedBroker | undefined;
+  if (!config.mqttUrl) {
+    try {
+      broker = await startEmbeddedBroker(config.mqttPort, config.host, logger);
+    } catch (error) {
+      await database.close();
+      if (isAddressInUse(error)) {
+        fail(
+          `MQTT port ${config.mqttPort} is already in use (another MQTT broker?): set MQTT_PORT to a free port, or MQTT_URL to use that broker.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  const services = await createServices(config, database);
+  const app = await buildApp({ config, database, services, logger });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await broker?.close();
+    await database.close();
+    if (isAddressInUse(error)) fail(`HTTP port ${config.port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).`);
+    throw error;
+  }
+
+  logger.info(
+    { url: config.publicUrl, database: database.dialect, mqtt: config.mqttUrl ?? `embedded broker on port ${broker?.port}` },
+    'fleetdeck started',
+  );
+  console.log(`Fleetdeck is running at ${config.publicUrl} (database: ${database.location}; MQTT: ${config.mqttUrl ?? `embedded broker on port ${broker?.port}`})`);
+  if (firstStart) printFirstStart(firstStart, config);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    void (async () => {
+      await app.close();
+      await broker?.close();
+      await database.close();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('fleetdeck: failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_COOKIE_LIFE_DAYS,
+  ERROR_CODES,
+  isRole,
+  REFRESH_TOKEN_TTL_SECONDS,
+  SERVER_MESSAGES,
+  type Permission,
+  type Role,
+} from '@fleetdeck/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { AppError, badRequest, tooManyRequests, unauthorized } from '../../errors.js';
+import { findPermissionsOfRoles } from '../../repositories/role.repository.js';
+import {
+  claimRotation,
+  findRefreshToken,
+  findSession,
+  insertRefreshToken,
+  insertSession,
+  revokeSession,
+  revokeUserSessions,
+} from '../../repositories/session.repository.js';
+import { findUserById, findUserByName, updatePasswordHash, type UserRecord } from '../../repositories/user.repository.js';
+import { isCommonPassword } from './common-passwords.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { SlidingWindowLimiter } from './rate-limiter.js';
+import { hashRefreshToken, newRefreshToken, type TokenService } from './token.service.js';
+
+/** The signed-in user as every route sees it. */
+export interface AuthUser {
+  userId: string;
+  userName: string;
+  name: string;
+  superAdmin: boolean;
+  roles: Role[];
+  permissions: Permission[];
+  emailUser: boolean;
+  mfa: boolean;
+}
+
+/** An authenticated request's identity and session. */
+export interface AuthContext {
+  user: AuthUser;
+  sessionId: string;
+  expiresAt: number;
+}
+
+/** Tokens handed out by a login, refresh or password change. */
+export interface IssuedTokens {
+  user: AuthUser;
+  sessionId: string;
+  accessToken: string;
+  /** Absent when a just-rotated refresh token was replayed inside the grace window. */
+  refreshToken: string | undefined;
+  idToken: string;
+  expiresAt: number;
+}
+
+/** Who is asking: used for rate limits and stored with the session. */
+export interface ClientMeta {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export interface AuthServiceOptions {
+  /** Failed sign-ins allowed per account per window. */
+  accountFailureLimit: number;
+  /** Failed sign-ins allowed per IP per window. */
+  ipFailureLimit: number;
+  failureWindowMs: number;
+  /** A rotated refresh token replayed within this many seconds is a concurrent tab, not theft. */
+  rotationGraceSeconds: number;
+  clock: () => number;
+}
+
+export const DEFAULT_AUTH_OPTIONS: AuthServiceOptions = {
+  accountFailureLimit: 5,
+  ipFailureLimit: 20,
+  failureWindowMs: 15 * 60 * 1000,
+  rotationGraceSeconds: 30,
+  clock: Date.now,
+};
+
+const SESSION_MAX_AGE_SECONDS = DEFAULT_COOKIE_LIFE_DAYS * 24 * 3600;
+
+/** Sign-in, sessions with rotating refresh tokens, logout and password change. */
+export class AuthService {
+  private readonly accountFailures: SlidingWindowLimiter;
+  private readonly ipFailures: SlidingWindowLimiter;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly tokens: TokenService,
+    private readonly options: AuthServiceOptions = DEFAULT_AUTH_OPTIONS,
+  ) {
+    this.accountFailures = new SlidingWindowLimiter(options.accountFailureLimit, options.failureWindowMs, options.clock);
+    this.ipFailures = new SlidingWindowLimiter(options.ipFailureLimit, options.failureWindowMs, options.clock);
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.options.clock() / 1000);
+  }
+
+  /** Password sign-in. Unknown users and wrong passwords get the same answer in the same time. */
+  async login(userName: string, password: string, meta: ClientMeta): Promise<IssuedTokens> {
+    const accountKey = userName.trim().toLowerCase();
+    if (this.ipFailures.isBlocked(meta.ip) || this.accountFailures.isBlocked(accountKey)) {
+      throw tooManyRequests();
+    }
+    const user = await findUserByName(this.db, accountKey);
+    const valid = user?.password_hash
+      ? await verifyPassword(user.password_hash, password)
+      : await verifyAgainstDummy(password);
+    if (!user || !valid) {
+      this.accountFailures.record(accountKey);
+      this.ipFailures.record(meta.ip);
+      throw badRequest(SERVER_MESSAGES.incorrectCredentials, ERROR_CODES.incorrectCredentials);
+    }
+    if (!user.verified) throw badRequest('Account is not verified', 101015);
+    this.accountFailures.reset(accountKey);
+    return this.db.transaction().execute(async (trx) => {
+      return this.startSession(trx, user, meta);
+    });
+  }
+
+  /**
+   * Exchanges a refresh token for new tokens and rotates it. Replaying a rotated token revokes the
+   * whole family (RFC 9700 §4.14.2), except within a short grace window where two tabs refreshing
+   * together get an access token without a new refresh token.
+   */
+  async refresh(rawToken: string, meta: ClientMeta): Promise<IssuedTokens> {
+    const now = this.nowSeconds();
+    const tokenHash = hashRefreshToken(rawToken);
+    const found = await findRefreshToken(this.db, tokenHash);
+    if (!found || found.revoked_at !== null || found.session_expires_at <= now || found.expires_at <= now) {
+      throw new AppError(401, ERROR_CODES.refreshFailed, SERVER_MESSAGES.refreshFailed);
+    }
+    const user = await findUserById(this.db, found.user_id);
+    if (!user) throw new AppError(401, ERROR_CODES.refreshFailed, SERVER_MESSAGES.refreshFailed);
+
+    const rotatedNow = found.rotated_at === null && (await claimRotation(this.db, tokenHash, now));
+    if (!rotatedNow) {
+      const rotatedAt = found.rotated_at ?? now;
+      if (now - rotatedAt > this.options.rotationGraceSeconds) {
+        await revokeSession(this.db, found.session_id, 'refresh_token_reuse', now);
+        throw new AppError(401, ERROR_CODES.refreshFailed, SERVER_MESSAGES.refreshFailed);
+      }
+      return this.issue(user, found.session_id, undefined, now);
+    }
+    const refreshToken = newRefreshToken();
+    await insertRefreshToken(this.db, {
+      token_hash: hashRefreshToken(refreshToken),
+      session_id: found.session_id,
+      issued_at: now,
+      expires_at: Math.min(now + REFRESH_TOKEN_TTL_SECONDS, found.session_expires_at),
+      rotated_at: null,
+    });
+    void meta;
+    return this.issue(user, found.session_id, refreshToken, now);
+  }
+
+  /** Resolves an access token to a live session; undefined when forged, expired or revoked. */
+  async authenticate(accessToken: string): Promise<AuthContext | undefined> {
+    const claims = await this.tokens.verifyAccessToken(accessToken);
+    if (!claims) return undefined;
+    const session = await findSession(this.db, claims.sessionId);
+    const now = this.nowSeconds();
+    if (!session || session.revoked_at !== null || session.expires_at <= now || session.user_id !== claims.userId) {
+      return undefined;
+    }
+    const user = await findUserById(this.db, claims.userId);
+    if (!user) return undefined;
+    return { user: await this.toAuthUser(user), sessionId: session.session_id, expiresAt: claims.expiresAt };
+  }
+
+  /** Ends one session, or every session of its user. */
+  async logout(target: { sessionId: string; userId: string }, all: boolean): Promise<void> {
+    const now = this.nowSeconds();
+    if (all) await revokeUserSessions(this.db, target.userId, 'logout_all', now);
+    else await revokeSession(this.db, target.sessionId, 'logout', now);
+  }
+
+  /** Ends the session a refresh token belongs to (logout without a valid access token). */
+  async logoutByRefreshToken(rawToken: string, all: boolean): Promise<void> {
+    const found = await findRefreshToken(this.db, hashRefreshToken(rawToken));
+    if (found) await this.logout({ sessionId: found.session_id, userId: found.user_id }, all);
+  }
+
+  /**
+   * Changes the caller's password, revokes every session of the user (this one included) and
+   * starts a fresh session for the caller.
+   */
+  async changePassword(context: AuthContext, current: string, next: string, meta: ClientMeta): Promise<IssuedTokens> {
+    const user = await findUserById(this.db, context.user.userId);
+    if (!user?.password_hash) throw badRequest('Error, this operation is not supported for oauth-only deployments', 100052);
+    if (this.accountFailures.isBlocked(user.user_name)) throw tooManyRequests();
+    if (!(await verifyPassword(user.password_hash, current))) {
+      this.accountFailures.record(user.user_name);
+      throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
+    }
+    if (current === next) throw badRequest(SERVER_MESSAGES.passwordSameAsOld, ERROR_CODES.passwordPolicy);
+    assertNotCommon(next, user.user_name);
+    const passwordHash = await hashPassword(next);
+    return this.db.transaction().execute(async (trx) => {
+      const now = this.nowSeconds();
+      await updatePasswordHash(trx, user.user_id, passwordHash, now);
+      await revokeUserSessions(trx, user.user_id, 'password_changed', now);
+      return this.startSession(trx, user, meta);
+    });
+  }
+
+  private async startSession(db: Kysely<Database>, user: UserRecord, meta: ClientMeta): Promise<IssuedTokens> {
+    const now = this.nowSeconds();
+    const sessionId = randomUUID();
+    const sessionExpiresAt = now + SESSION_MAX_AGE_SECONDS;
+    await insertSession(db, {
+      session_id: sessionId,
+      user_id: user.user_id,
+      created_at: now,
+      expires_at: sessionExpiresAt,
+      revoked_at: null,
+      revoked_reason: null,
+      user_agent: meta.userAgent?.slice(0, 512) ?? null,
+      ip: meta.ip.slice(0, 64),
+    });
+    const refreshToken = newRefreshToken();
+    await insertRefreshToken(db, {
+      token_hash: hashRefreshToken(refreshToken),
+      session_id: sessionId,
+      issued_at: now,
+      expires_at: now + REFRESH_TOKEN_TTL_SECONDS,
+      rotated_at: null,
+    });
+    return this.issue(user, sessionId, refreshToken, now, db);
+  }
+
+  private async issue(
+    user: UserRecord,
+    sessionId: string,
+    refreshToken: string | undefined,
+    now: number,
+    db: Kysely<Database> = this.db,
+  ): Promise<IssuedTokens> {
+    const authUser = await this.toAuthUser(user, db);
+    const access = await this.tokens.signAccessToken(user.user_id, sessionId, now);
+    const idToken = await this.tokens.signIdToken({ userId: user.user_id, email: user.user_name, roles: authUser.roles }, now);
+    return { user: authUser, sessionId, accessToken: access.token, refreshToken, idToken, expiresAt: access.expiresAt };
+  }
+
+  private async toAuthUser(user: UserRecord, db: Kysely<Database> = this.db): Promise<AuthUser> {
+    const roles = user.roles.filter(isRole);
+    const effectiveRoles: Role[] = user.super_admin ? ['super_admin', ...roles.filter((r) => r !== 'super_admin')] : roles;
+    const permissions = (await findPermissionsOfRoles(db, effectiveRoles)) as Permission[];
+    return {
+      userId: user.user_id,
+      userName: user.user_name,
+      name: user.name,
+      superAdmin: user.super_admin === 1,
+      roles: effectiveRoles,
+      permissions,
+      emailUser: user.password_hash !== null,
+      mfa: user.mfa === 1,
+    };
+  }
+}
+
+/** Refuses passwords from the common-password list or built from the user's own e-mail. */
+export function assertNotCommon(password: string, userName: string): void {
+  const local = userName.split('@')[0]?.toLowerCase() ?? '';
+  if (isCommonPassword(password) || (local.length >= 4 && password.toLowerCase().includes(local))) {
+    throw badRequest(SERVER_MESSAGES.passwordTooCommon, ERROR_CODES.passwordPolicy);
+  }
+}

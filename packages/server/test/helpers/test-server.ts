@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp, createServices, type Services } from '../../src/app.js';
+import { parseConfig, type AppConfig } from '../../src/config/env.js';
+import { openDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
+import { createLogger } from '../../src/logger.js';
+import { syncRolesFromContract } from '../../src/repositories/role.repository.js';
+import { bootstrapFirstSuperAdmin } from '../../src/services/auth/bootstrap-admin.js';
+import type { AuthServiceOptions } from '../../src/services/auth/auth.service.js';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const ADMIN_EMAIL = 'root@fleetdeck.test';
+export const ADMIN_PASSWORD = 'Ops-Console-2031';
+
+/** A fresh, empty database of the given dialect, dropped again by `cleanup`. */
+export async function createTestDatabase(dialect: Dialect): Promise<{
+  env: Record<string, string>;
+  cleanup: () => Promise<void>;
+}> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-test-'));
+  if (dialect === 'sqlite') {
+    return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `fleetdeck_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    cleanup: async () => {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  config: AppConfig;
+  database: DatabaseHandle;
+  services: Services;
+  close: () => Promise<void>;
+}
+
+/** A migrated database with the first super admin and an in-process app (no listen). */
+export async function createTestServer(
+  dialect: Dialect,
+  options: { env?: Record<string, string>; auth?: Partial<AuthServiceOptions>; loginRequestsPerMinute?: number } = {},
+): Promise<TestServer> {
+  const testDb = await createTestDatabase(dialect);
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://fleetdeck.test',
+    WEB_DIST_DIR: path.join(testDb.env.DATA_DIR ?? os.tmpdir(), 'no-web-build'),
+    ...testDb.env,
+    ...options.env,
+  });
+  const database = openDatabase(config);
+  await migrateToLatest(database.db);
+  await syncRolesFromContract(database.db);
+  await bootstrapFirstSuperAdmin(database.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  const services = await createServices(config, database, options.auth);
+  const app = await buildApp({
+    config,
+    database,
+    services,
+    logger: createLogger('silent'),
+    loginRequestsPerMinute: options.loginRequestsPerMinute ?? 1000,
+  });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    services,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await testDb.cleanup();
+    },
+  };
+}
+
+/** The cookies a response sets, by name, with their attributes. */
+export function cookiesOf(response: LightMyRequestResponse): Map<string, { value: string; attributes: string }> {
+  const header = response.headers['set-cookie'];
+  const list = Array.isArray(header) ? header : header ? [header] : [];
+  const result = new Map<string, { value: string; attributes: string }>();
+  for (const line of list) {
+    const [pair = '', ...rest] = line.split(';');
+    const index = pair.indexOf('=');
+    result.set(pair.slice(0, index).trim(), { value: decodeURIComponent(pair.slice(index + 1)), attributes: rest.join(';') });
+  }
+  return result;
+}
+
+/** Signs in as an API client and returns the tokens of the body. */
+export async function apiLogin(
+  app: FastifyInstance,
+  userName = ADMIN_EMAIL,
+  password = ADMIN_PASSWORD,
+): Promise<{ accesstoken: string; refreshtoken: string; idtoken: string; expires_at: number }> {
+  const response = await app.inject({ method: 'POST', url: '/v1/login', payload: { user_name: userName, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
+/** Signs in as the SPA would; returns the cookie header to send back. */
+export async function browserLogin(
+  app: FastifyInstance,
+  userName = ADMIN_EMAIL,
+  password = ADMIN_PASSWORD,
+): Promise<{ cookieHeader: string; cookies: Map<string, { value: string; attributes: string }>; body: Record<string, unknown> }> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/login',
+    headers: { 'x-fleetdeck-csrf': 'web' },
+    payload: { user_name: userName, password },
+  });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  const cookies = cookiesOf(response);
+  const cookieHeader = [...cookies.entries()].map(([name, c]) => `${name}=${encodeURIComponent(c.value)}`).join('; ');
+  return { cookieHeader, cookies, body: response.json() };
+}
