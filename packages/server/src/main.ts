@@ -48,10 +48,6 @@ async function main(): Promise<void> {
   const applied = await migrateToLatest(database.db);
   if (applied.length) logger.info({ applied }, 'database migrated');
   await syncRolesFromContract(database.db);
-  const firstStart = await bootstrapFirstSuperAdmin(database.db, {
-    email: config.adminEmail,
-    password: config.adminPassword,
-  }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 
   let broker: EmbeddedBroker | undefined;
   if (!config.mqttUrl) {
@@ -78,6 +74,18 @@ async function main(): Promise<void> {
     if (isAddressInUse(error)) fail(`HTTP port ${config.port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).`);
     throw error;
   }
+
+  // The first super admin is created only once both ports are ours, so a generated password is
+  // never lost to a start that fails on a busy port.
+  const firstStart = await bootstrapFirstSuperAdmin(database.db, {
+    email: config.adminEmail,
+    password: config.adminPassword,
+  }).catch(async (error: unknown) => {
+    await app.close();
+    await broker?.close();
+    await database.close();
+    return fail(error instanceof Error ? error.message : String(error));
+  });
 
   logger.info(
     { url: config.publicUrl, database: database.dialect, mqtt: config.mqttUrl ?? `embedded broker on port ${broker?.port}` },

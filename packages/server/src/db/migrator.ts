@@ -19,7 +19,7 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);

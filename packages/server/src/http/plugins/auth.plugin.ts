@@ -7,7 +7,7 @@ import {
   SERVER_MESSAGES,
   type Permission,
 } from '@fleetdeck/contract';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
 import type { AuthContext, AuthService } from '../../services/auth/auth.service.js';
 
@@ -60,7 +60,7 @@ export function registerCsrfGuard(app: FastifyInstance, allowedOrigins: readonly
  * A preHandler that requires a live session and, optionally, every listed permission. The server
  * enforces permissions here for every route; the SPA only hides.
  */
-export function requireAuth(auth: AuthService, ...permissions: Permission[]): preHandlerHookHandler {
+export function requireAuth(auth: AuthService, ...permissions: Permission[]): preHandlerAsyncHookHandler {
   return async (request) => {
     const token = accessTokenOf(request);
     if (!token) throw unauthorized(ERROR_CODES.accessTokenMissing);

@@ -10,7 +10,7 @@ import {
 } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError, badRequest, tooManyRequests, unauthorized } from '../../errors.js';
+import { AppError, badRequest, tooManyRequests } from '../../errors.js';
 import { findPermissionsOfRoles } from '../../repositories/role.repository.js';
 import {
   claimRotation,

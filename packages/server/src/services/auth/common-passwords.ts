@@ -26,6 +26,17 @@ export function isCommonPassword(password: string): boolean {
   const lower = password.toLowerCase();
   if (/^(.)\1+$/.test(lower)) return true;
   if ('0123456789'.includes(lower) || 'abcdefghijklmnopqrstuvwxyz'.includes(lower)) return true;
-  const core = lower.replace(/[\d\W_]+$/u, '').replace(/^[\d\W_]+/u, '');
-  return core.length === 0 || COMMON_PASSWORD_CORES.has(core) || COMMON_PASSWORD_CORES.has(lower);
+  // Peel decorations off both ends one character at a time, so "Trustno11" still finds
+  // "trustno1" and "11q2w3e4r" finds "1q2w3e4r".
+  const leading = /^[\d\W_]*/u.exec(lower)?.[0].length ?? 0;
+  if (leading === lower.length) return true;
+  for (let start = 0; start <= leading; start++) {
+    let rest = lower.slice(start);
+    while (rest.length > 0) {
+      if (COMMON_PASSWORD_CORES.has(rest)) return true;
+      if (!/[\d\W_]$/u.test(rest)) break;
+      rest = rest.slice(0, -1);
+    }
+  }
+  return false;
 }

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+
+/** Debian's Chromium, headless, with no background traffic and a fresh profile. */
+export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new browser context at a desktop size. */
+export function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+}
+
+/** Saves a screenshot under e2e/artifacts for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SERVER_ENTRY = path.join(ROOT, 'packages/server/dist/main.js');
+
+export const E2E_ADMIN_EMAIL = 'operator@fleetdeck.test';
+export const E2E_ADMIN_PASSWORD = 'Fleet-Operator-2031';
+
+/** A port the OS says is free right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the built server (`packages/server/dist/main.js`) as its own process on free ports with a
+ * fresh data directory, and waits until it is ready. `stop` ends only that process.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!fs.existsSync(SERVER_ENTRY)) throw new Error('The server is not built: run `npm run build` first.');
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      FLEETDECK_ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+      FLEETDECK_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready in 30 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in as an API client (raw token), for steering the server from a test. */
+export async function apiToken(url: string, userName = E2E_ADMIN_EMAIL, password = E2E_ADMIN_PASSWORD): Promise<string> {
+  const response = await fetch(`${url}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_name: userName, password }),
+  });
+  if (!response.ok) throw new Error(`API login failed: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { accesstoken: string };
+  return body.accesstoken;
+}
