@@ -6,7 +6,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', '**/*.config.*', 'scripts/**', '.ci/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'e2e/artifacts/**',
+      '**/*.config.*',
+      'scripts/**',
+      '.ci/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -21,7 +31,10 @@ export default tseslint.config(
       // Fastify plugins are async by contract even when they await nothing.
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -29,7 +42,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@fleetdeck/*', 'node:*', 'fs', 'path', 'http', 'net'], message: 'contract holds contracts only: no I/O, no other workspace.' }] },
+        {
+          patterns: [
+            {
+              group: ['@fleetdeck/*', 'node:*', 'fs', 'path', 'http', 'net'],
+              message: 'contract holds contracts only: no I/O, no other workspace.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -41,7 +61,14 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@fleetdeck/server', '@fleetdeck/server/*', '**/server/src/**'], message: 'The web app never imports the server.' }] },
+        {
+          patterns: [
+            {
+              group: ['@fleetdeck/server', '@fleetdeck/server/*', '**/server/src/**'],
+              message: 'The web app never imports the server.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -50,7 +77,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@fleetdeck/web', '@fleetdeck/web/*', '**/web/src/**'], message: 'The server never imports the web app.' }] },
+        {
+          patterns: [
+            {
+              group: ['@fleetdeck/web', '@fleetdeck/web/*', '**/web/src/**'],
+              message: 'The server never imports the web app.',
+            },
+          ],
+        },
       ],
     },
   },

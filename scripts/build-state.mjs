@@ -26,12 +26,26 @@ function newest(paths) {
 }
 
 const TARGETS = [
-  { name: 'contract', output: 'packages/contract/dist/index.js', sources: ['packages/contract/src', 'packages/contract/package.json'] },
-  { name: 'server', output: 'packages/server/dist/main.js', sources: ['packages/server/src', 'packages/server/package.json', 'packages/contract/src'] },
+  {
+    name: 'contract',
+    output: 'packages/contract/dist/index.js',
+    sources: ['packages/contract/src', 'packages/contract/package.json'],
+  },
+  {
+    name: 'server',
+    output: 'packages/server/dist/main.js',
+    sources: ['packages/server/src', 'packages/server/package.json', 'packages/contract/src'],
+  },
   {
     name: 'web',
     output: 'packages/web/dist/index.html',
-    sources: ['packages/web/src', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/web/package.json', 'packages/contract/src'],
+    sources: [
+      'packages/web/src',
+      'packages/web/index.html',
+      'packages/web/vite.config.ts',
+      'packages/web/package.json',
+      'packages/contract/src',
+    ],
   },
 ];
 

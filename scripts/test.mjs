@@ -11,13 +11,25 @@ const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-test-report-'
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env, ...options });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+    ...options,
+  });
   return result.status ?? 1;
 }
 
 function vitest(projects, label) {
   const report = path.join(reportDir, `${label}.json`);
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ];
   const status = run('npx', args);
   if (fs.existsSync(report)) {
     const data = JSON.parse(fs.readFileSync(report, 'utf8'));
@@ -39,17 +51,25 @@ function ensureChromium() {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (isRoot && hasApt) {
-    console.log('Chromium is missing: installing Debian\'s chromium package for the end-to-end tests...');
+    console.log(
+      "Chromium is missing: installing Debian's chromium package for the end-to-end tests...",
+    );
     run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (fs.existsSync(CHROMIUM)) return true;
   }
-  console.error(`fleetdeck: Chromium not found at ${CHROMIUM}: install it (sudo apt-get install chromium) or set CHROMIUM_PATH.`);
+  console.error(
+    `fleetdeck: Chromium not found at ${CHROMIUM}: install it (sudo apt-get install chromium) or set CHROMIUM_PATH.`,
+  );
   return false;
 }
 
 let failed = false;
-const dialects = process.env.TEST_DATABASE_URL ? 'SQLite and PostgreSQL' : 'SQLite (set TEST_DATABASE_URL for PostgreSQL too)';
+const dialects = process.env.TEST_DATABASE_URL
+  ? 'SQLite and PostgreSQL'
+  : 'SQLite (set TEST_DATABASE_URL for PostgreSQL too)';
 console.log(`\n== unit and integration tests on ${dialects}`);
 if (vitest(['unit', 'integration'], 'unit-integration') !== 0) failed = true;
 
@@ -65,5 +85,7 @@ if (run('npm', ['run', 'build']) !== 0) {
 }
 
 fs.rmSync(reportDir, { recursive: true, force: true });
-console.log(`\nfleetdeck tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+console.log(
+  `\nfleetdeck tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+);
 process.exit(failed || totals.failed > 0 ? 1 : 0);

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
-/** Debian's Chromium, headless, with no background traffic and a fresh profile. */
+/**
+ * Debian's Chromium, headless, with no background traffic. Playwright gives every launch a fresh,
+ * temporary user-data dir of its own (it refuses an explicit --user-data-dir).
+ */
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -20,14 +21,12 @@ export async function launchBrowser(): Promise<{ browser: Browser; close: () => 
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
-      `--user-data-dir=${profile}`,
     ],
   });
   return {
     browser,
     close: async () => {
       await browser.close();
-      fs.rmSync(profile, { recursive: true, force: true });
     },
   };
 }

@@ -8,7 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const SERVER_ENTRY = path.join(ROOT, 'packages/server/dist/main.js');
 
 export const E2E_ADMIN_EMAIL = 'operator@fleetdeck.test';
-export const E2E_ADMIN_PASSWORD = 'Fleet-Operator-2031';
+export const E2E_ADMIN_PASSWORD = 'Harbor-Console-2031';
 
 /** A port the OS says is free right now. */
 export async function freePort(): Promise<number> {
@@ -35,7 +35,8 @@ export interface RunningServer {
  * fresh data directory, and waits until it is ready. `stop` ends only that process.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  if (!fs.existsSync(SERVER_ENTRY)) throw new Error('The server is not built: run `npm run build` first.');
+  if (!fs.existsSync(SERVER_ENTRY))
+    throw new Error('The server is not built: run `npm run build` first.');
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-e2e-'));
   const url = `http://127.0.0.1:${port}`;
@@ -93,13 +94,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 }
 
 /** Signs in as an API client (raw token), for steering the server from a test. */
-export async function apiToken(url: string, userName = E2E_ADMIN_EMAIL, password = E2E_ADMIN_PASSWORD): Promise<string> {
+export async function apiToken(
+  url: string,
+  userName = E2E_ADMIN_EMAIL,
+  password = E2E_ADMIN_PASSWORD,
+): Promise<string> {
   const response = await fetch(`${url}/v1/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ user_name: userName, password }),
   });
-  if (!response.ok) throw new Error(`API login failed: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`API login failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { accesstoken: string };
   return body.accesstoken;
 }

@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { formatMessage, MESSAGES } from './messages.js';
-import { ASSIGNABLE_ROLES, canSeeDashboard, permissionsOf, ROLE_PERMISSIONS, ROLES } from './roles.js';
+import {
+  ASSIGNABLE_ROLES,
+  canSeeDashboard,
+  permissionsOf,
+  ROLE_PERMISSIONS,
+  ROLES,
+} from './roles.js';
 
 describe('permission table', () => {
   it('gives super admins every administrative permission', () => {
     const granted = permissionsOf(['super_admin']);
-    for (const permission of ['admin', 'settings.deployment', 'users.manage', 'templates.manage', 'ota.write']) {
+    for (const permission of [
+      'admin',
+      'settings.deployment',
+      'users.manage',
+      'templates.manage',
+      'ota.write',
+    ]) {
       expect(granted).toContain(permission);
     }
   });
@@ -20,7 +32,9 @@ describe('permission table', () => {
 
   it('gives engineers read access only', () => {
     for (const role of ['service_engineer_role', 'manufacturing_engineer_role'] as const) {
-      expect(ROLE_PERMISSIONS[role].filter((p) => p.endsWith('.write') || p === 'users.manage')).toEqual([]);
+      expect(
+        ROLE_PERMISSIONS[role].filter((p) => p.endsWith('.write') || p === 'users.manage'),
+      ).toEqual([]);
     }
   });
 
@@ -32,13 +46,20 @@ describe('permission table', () => {
   });
 
   it('labels the assignable roles as the spec does', () => {
-    expect(ASSIGNABLE_ROLES.map((r) => r.label)).toEqual(['Mfg Eng', 'Mfg Manger', 'Service Engg', 'Service Manager']);
+    expect(ASSIGNABLE_ROLES.map((r) => r.label)).toEqual([
+      'Mfg Eng',
+      'Mfg Manger',
+      'Service Engg',
+      'Service Manager',
+    ]);
   });
 });
 
 describe('formatMessage', () => {
   it('fills named placeholders and leaves unknown ones', () => {
-    expect(formatMessage(MESSAGES.addedNodesToGroup, { group: 'Kitchen' })).toBe('Successfully added nodes to Kitchen');
+    expect(formatMessage(MESSAGES.addedNodesToGroup, { group: 'Kitchen' })).toBe(
+      'Successfully added nodes to Kitchen',
+    );
     expect(formatMessage('{a} {b}', { a: 1 })).toBe('1 {b}');
   });
 });

@@ -88,7 +88,14 @@ const FLEET_READ: readonly Permission[] = [
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   super_admin: PERMISSIONS.filter((permission) => permission !== 'user.nodes'),
-  admin: [...FLEET_READ, 'nodes.write', 'groups.write', 'firmware.write', 'ota.write', 'faults.write'],
+  admin: [
+    ...FLEET_READ,
+    'nodes.write',
+    'groups.write',
+    'firmware.write',
+    'ota.write',
+    'faults.write',
+  ],
   service_manager_role: [...FLEET_READ, 'groups.write', 'ota.write', 'faults.write'],
   service_engineer_role: FLEET_READ,
   manufacturing_manager_role: [...FLEET_READ, 'groups.write', 'firmware.write', 'ota.write'],
@@ -99,7 +106,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 /** The union of the permissions of the given roles. */
 export function permissionsOf(roles: readonly Role[]): Permission[] {
   const granted = new Set<Permission>();
-  for (const role of roles) for (const permission of ROLE_PERMISSIONS[role]) granted.add(permission);
+  for (const role of roles)
+    for (const permission of ROLE_PERMISSIONS[role]) granted.add(permission);
   return PERMISSIONS.filter((permission) => granted.has(permission));
 }
 

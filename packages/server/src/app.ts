@@ -6,7 +6,11 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env.js';
 import type { DatabaseHandle } from './db/database.js';
 import { AppError } from './errors.js';
@@ -16,7 +20,11 @@ import { authRoutes } from './http/routes/auth.routes.js';
 import { systemRoutes } from './http/routes/system.routes.js';
 import { registerWebApp } from './http/web-app.js';
 import type { Logger } from './logger.js';
-import { AuthService, DEFAULT_AUTH_OPTIONS, type AuthServiceOptions } from './services/auth/auth.service.js';
+import {
+  AuthService,
+  DEFAULT_AUTH_OPTIONS,
+  type AuthServiceOptions,
+} from './services/auth/auth.service.js';
 import { TokenService } from './services/auth/token.service.js';
 
 /** The services one server process runs, shared by HTTP routes, MQTT handlers and jobs. */
@@ -31,7 +39,11 @@ export async function createServices(
   database: DatabaseHandle,
   authOptions: Partial<AuthServiceOptions> = {},
 ): Promise<Services> {
-  const tokens = await TokenService.create(database.db, config.publicUrl, config.accessTokenTtlSeconds);
+  const tokens = await TokenService.create(
+    database.db,
+    config.publicUrl,
+    config.accessTokenTtlSeconds,
+  );
   const auth = new AuthService(database.db, tokens, { ...DEFAULT_AUTH_OPTIONS, ...authOptions });
   return { tokens, auth };
 }
@@ -91,20 +103,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,
-    errorResponseBuilder: () => new AppError(429, ERROR_CODES.tooManyRequests, SERVER_MESSAGES.tooManyRequests),
+    errorResponseBuilder: () =>
+      new AppError(429, ERROR_CODES.tooManyRequests, SERVER_MESSAGES.tooManyRequests),
   });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Fleetdeck API',
-        description: 'RainMaker-compatible API of Fleetdeck. Failures answer {"status":"failure","description","error_code"}.',
+        description:
+          'RainMaker-compatible API of Fleetdeck. Failures answer {"status":"failure","description","error_code"}.',
         version: readVersion(),
       },
       servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
-          AccessToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The raw access token from login' },
+          AccessToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'The raw access token from login',
+          },
         },
       },
       security: [{ AccessToken: [] }],

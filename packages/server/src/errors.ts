@@ -13,8 +13,10 @@ export class AppError extends Error {
 }
 
 /** 400: bad input or a business rule refused the request. */
-export const badRequest = (description: string, errorCode: number = ERROR_CODES.invalidRequestBody) =>
-  new AppError(400, errorCode, description);
+export const badRequest = (
+  description: string,
+  errorCode: number = ERROR_CODES.invalidRequestBody,
+) => new AppError(400, errorCode, description);
 
 /** 401: no valid session. The SPA treats every 401 as an expired session. */
 export const unauthorized = (errorCode: number = ERROR_CODES.accessTokenMissing) =>
@@ -25,8 +27,10 @@ export const forbidden = (description: string = SERVER_MESSAGES.forbidden) =>
   new AppError(403, ERROR_CODES.forbidden, description);
 
 /** 404: the thing does not exist (or is not visible to the caller). */
-export const notFound = (description: string = SERVER_MESSAGES.notFound, errorCode: number = ERROR_CODES.notFound) =>
-  new AppError(404, errorCode, description);
+export const notFound = (
+  description: string = SERVER_MESSAGES.notFound,
+  errorCode: number = ERROR_CODES.notFound,
+) => new AppError(404, errorCode, description);
 
 /** 429: a rate limit was hit. */
 export const tooManyRequests = (description: string = SERVER_MESSAGES.tooManyRequests) =>

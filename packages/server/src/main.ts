@@ -19,7 +19,11 @@ function fail(line: string): never {
 }
 
 function isAddressInUse(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'EADDRINUSE';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'EADDRINUSE'
+  );
 }
 
 function printFirstStart(result: BootstrapResult, config: AppConfig): void {
@@ -71,7 +75,10 @@ async function main(): Promise<void> {
   } catch (error) {
     await broker?.close();
     await database.close();
-    if (isAddressInUse(error)) fail(`HTTP port ${config.port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).`);
+    if (isAddressInUse(error))
+      fail(
+        `HTTP port ${config.port} is already in use: set PORT to a free port (e.g. PORT=8081 npm start).`,
+      );
     throw error;
   }
 
@@ -88,10 +95,16 @@ async function main(): Promise<void> {
   });
 
   logger.info(
-    { url: config.publicUrl, database: database.dialect, mqtt: config.mqttUrl ?? `embedded broker on port ${broker?.port}` },
+    {
+      url: config.publicUrl,
+      database: database.dialect,
+      mqtt: config.mqttUrl ?? `embedded broker on port ${broker?.port}`,
+    },
     'fleetdeck started',
   );
-  console.log(`Fleetdeck is running at ${config.publicUrl} (database: ${database.location}; MQTT: ${config.mqttUrl ?? `embedded broker on port ${broker?.port}`})`);
+  console.log(
+    `Fleetdeck is running at ${config.publicUrl} (database: ${database.location}; MQTT: ${config.mqttUrl ?? `embedded broker on port ${broker?.port}`})`,
+  );
   if (firstStart) printFirstStart(firstStart, config);
 
   let stopping = false;

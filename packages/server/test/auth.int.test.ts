@@ -59,7 +59,11 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
     });
     expect(wrong.statusCode).toBe(400);
     expect(unknown.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ status: 'failure', description: SERVER_MESSAGES.incorrectCredentials, error_code: 101009 });
+    expect(wrong.json()).toEqual({
+      status: 'failure',
+      description: SERVER_MESSAGES.incorrectCredentials,
+      error_code: 101009,
+    });
     expect(unknown.body).toBe(wrong.body);
   });
 
@@ -71,9 +75,17 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
       [{ user_name: ADMIN_EMAIL, password: 'A'.repeat(65) }, MESSAGES.invalidPassword],
     ];
     for (const [payload, message] of cases) {
-      const response = await server.app.inject({ method: 'POST', url: '/v1/login', payload: payload as object });
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/v1/login',
+        payload: payload as object,
+      });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ status: 'failure', description: message, error_code: 100006 });
+      expect(response.json()).toMatchObject({
+        status: 'failure',
+        description: message,
+        error_code: 100006,
+      });
     }
     const broken = await server.app.inject({
       method: 'POST',
@@ -82,13 +94,20 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
       payload: '{"user_name":',
     });
     expect(broken.statusCode).toBe(400);
-    expect(broken.json()).toMatchObject({ status: 'failure', description: 'Invalid JSON received' });
+    expect(broken.json()).toMatchObject({
+      status: 'failure',
+      description: 'Invalid JSON received',
+    });
   });
 
   it('returns the signed-in user for a raw token, a Bearer token and the ATK cookie', async () => {
     const { accesstoken } = await apiLogin(server.app);
     const { cookieHeader } = await browserLogin(server.app);
-    for (const headers of [{ authorization: accesstoken }, { authorization: `Bearer ${accesstoken}` }, { cookie: cookieHeader }]) {
+    for (const headers of [
+      { authorization: accesstoken },
+      { authorization: `Bearer ${accesstoken}` },
+      { cookie: cookieHeader },
+    ]) {
       const response = await server.app.inject({ method: 'GET', url: '/v1/user', headers });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({
@@ -99,36 +118,66 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
         email_user: true,
         deployment_mode: 'standard',
       });
-      expect(response.json<{ permissions: string[] }>().permissions).toContain('settings.deployment');
+      expect(response.json<{ permissions: string[] }>().permissions).toContain(
+        'settings.deployment',
+      );
     }
-    const user2 = await server.app.inject({ method: 'GET', url: '/v1/user2', headers: { authorization: accesstoken } });
+    const user2 = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user2',
+      headers: { authorization: accesstoken },
+    });
     expect(user2.statusCode).toBe(200);
   });
 
   it('answers 401 with the Unauthorized failure body without a session', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/v1/user' });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ status: 'failure', description: 'Unauthorized', error_code: 100046 });
+    expect(response.json()).toEqual({
+      status: 'failure',
+      description: 'Unauthorized',
+      error_code: 100046,
+    });
   });
 
   it('rotates refresh tokens and revokes the family when a rotated token is replayed', async () => {
     const first = await apiLogin(server.app);
-    const refreshed = await server.app.inject({ method: 'POST', url: '/v1/login', payload: { refreshtoken: first.refreshtoken } });
+    const refreshed = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { refreshtoken: first.refreshtoken },
+    });
     expect(refreshed.statusCode).toBe(200);
     const second = refreshed.json<{ accesstoken: string; refreshtoken: string }>();
     expect(second.refreshtoken).toBeTruthy();
     expect(second.refreshtoken).not.toBe(first.refreshtoken);
 
     // Move the rotation time of the first token out of the grace window, then replay it.
-    await server.database.db.updateTable('refresh_tokens').set({ rotated_at: Math.floor(Date.now() / 1000) - 120 }).where('rotated_at', 'is not', null).execute();
-    const replay = await server.app.inject({ method: 'POST', url: '/v1/login', payload: { refreshtoken: first.refreshtoken } });
+    await server.database.db
+      .updateTable('refresh_tokens')
+      .set({ rotated_at: Math.floor(Date.now() / 1000) - 120 })
+      .where('rotated_at', 'is not', null)
+      .execute();
+    const replay = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { refreshtoken: first.refreshtoken },
+    });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toMatchObject({ status: 'failure', error_code: 101017 });
 
     // The whole family is gone: the newest refresh token and the access tokens stop working.
-    const afterReuse = await server.app.inject({ method: 'POST', url: '/v1/login', payload: { refreshtoken: second.refreshtoken } });
+    const afterReuse = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { refreshtoken: second.refreshtoken },
+    });
     expect(afterReuse.statusCode).toBe(401);
-    const me = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: second.accesstoken } });
+    const me = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { authorization: second.accesstoken },
+    });
     expect(me.statusCode).toBe(401);
   });
 
@@ -145,13 +194,21 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
     expect(issuedRtk).toHaveLength(1);
     for (const response of [a, b]) {
       const atk = cookiesOf(response).get('ATK')?.value ?? '';
-      const me = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: atk } });
+      const me = await server.app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        headers: { authorization: atk },
+      });
       expect(me.statusCode).toBe(200);
     }
   });
 
   it('refuses a browser refresh without an RTK cookie', async () => {
-    const response = await server.app.inject({ method: 'POST', url: '/v1/session/refresh', headers: { 'x-fleetdeck-csrf': 'web' } });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/v1/session/refresh',
+      headers: { 'x-fleetdeck-csrf': 'web' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ status: 'failure', description: 'Unauthorized' });
   });
@@ -167,26 +224,50 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
     expect(logout.statusCode).toBe(200);
     expect(logout.json()).toMatchObject({ status: 'success' });
     expect(cookiesOf(logout).get('ATK')?.value).toBe('');
-    const reuse = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { cookie: cookieHeader } });
+    const reuse = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { cookie: cookieHeader },
+    });
     expect(reuse.statusCode).toBe(401);
     // Other sessions of the user live on.
-    const stillThere = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: other } });
+    const stillThere = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { authorization: other },
+    });
     expect(stillThere.statusCode).toBe(200);
   });
 
   it('logout2 with logout_all=true ends every session of the user', async () => {
     const a = await apiLogin(server.app);
     const b = await apiLogin(server.app);
-    const bad = await server.app.inject({ method: 'POST', url: '/v1/logout2?logout_all=yes', headers: { authorization: a.accesstoken } });
+    const bad = await server.app.inject({
+      method: 'POST',
+      url: '/v1/logout2?logout_all=yes',
+      headers: { authorization: a.accesstoken },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ description: string }>().description).toMatch(/logout_all/);
-    const response = await server.app.inject({ method: 'POST', url: '/v1/logout2?logout_all=true', headers: { authorization: a.accesstoken } });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/v1/logout2?logout_all=true',
+      headers: { authorization: a.accesstoken },
+    });
     expect(response.statusCode).toBe(200);
     for (const token of [a.accesstoken, b.accesstoken]) {
-      const me = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: token } });
+      const me = await server.app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        headers: { authorization: token },
+      });
       expect(me.statusCode).toBe(401);
     }
-    const refresh = await server.app.inject({ method: 'POST', url: '/v1/login', payload: { refreshtoken: b.refreshtoken } });
+    const refresh = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { refreshtoken: b.refreshtoken },
+    });
     expect(refresh.statusCode).toBe(401);
   });
 
@@ -206,7 +287,11 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
       headers: { cookie: cookieHeader, 'x-fleetdeck-csrf': 'web', origin: 'https://evil.example' },
     });
     expect(crossSite.statusCode).toBe(403);
-    const me = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { cookie: cookieHeader } });
+    const me = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { cookie: cookieHeader },
+    });
     expect(me.statusCode).toBe(200);
     const sameOrigin = await server.app.inject({
       method: 'POST',
@@ -229,7 +314,12 @@ describe.each(DIALECTS)('password change on %s', (dialect) => {
   it('enforces the spec rules and the common-password list', async () => {
     const { accesstoken } = await apiLogin(server.app);
     const attempt = (payload: object) =>
-      server.app.inject({ method: 'PUT', url: '/v1/password', headers: { authorization: accesstoken }, payload });
+      server.app.inject({
+        method: 'PUT',
+        url: '/v1/password',
+        headers: { authorization: accesstoken },
+        payload,
+      });
     const cases: Array<[object, number, string]> = [
       [{ password: '', newpassword: 'Abcdefg1' }, 400, MESSAGES.enterAllDetails],
       [{ password: ADMIN_PASSWORD, newpassword: '' }, 400, MESSAGES.enterAllDetails],
@@ -237,18 +327,42 @@ describe.each(DIALECTS)('password change on %s', (dialect) => {
       [{ password: ADMIN_PASSWORD, newpassword: 'ABCDEFG1' }, 400, MESSAGES.passwordPolicy],
       [{ password: ADMIN_PASSWORD, newpassword: 'Abcdefgh' }, 400, MESSAGES.passwordPolicy],
       [{ password: ADMIN_PASSWORD, newpassword: 'Abc1' }, 400, MESSAGES.passwordPolicy],
-      [{ password: ADMIN_PASSWORD, newpassword: `Ab1${'x'.repeat(62)}` }, 400, MESSAGES.passwordPolicy],
-      [{ password: ADMIN_PASSWORD, newpassword: 'Password123' }, 400, SERVER_MESSAGES.passwordTooCommon],
-      [{ password: ADMIN_PASSWORD, newpassword: 'Welcome2024!' }, 400, SERVER_MESSAGES.passwordTooCommon],
-      [{ password: ADMIN_PASSWORD, newpassword: ADMIN_PASSWORD }, 400, SERVER_MESSAGES.passwordSameAsOld],
-      [{ password: 'Not-the-password-9', newpassword: 'Brand-New-Secret-42' }, 400, SERVER_MESSAGES.currentPasswordWrong],
+      [
+        { password: ADMIN_PASSWORD, newpassword: `Ab1${'x'.repeat(62)}` },
+        400,
+        MESSAGES.passwordPolicy,
+      ],
+      [
+        { password: ADMIN_PASSWORD, newpassword: 'Password123' },
+        400,
+        SERVER_MESSAGES.passwordTooCommon,
+      ],
+      [
+        { password: ADMIN_PASSWORD, newpassword: 'Welcome2024!' },
+        400,
+        SERVER_MESSAGES.passwordTooCommon,
+      ],
+      [
+        { password: ADMIN_PASSWORD, newpassword: ADMIN_PASSWORD },
+        400,
+        SERVER_MESSAGES.passwordSameAsOld,
+      ],
+      [
+        { password: 'Not-the-password-9', newpassword: 'Brand-New-Secret-42' },
+        400,
+        SERVER_MESSAGES.currentPasswordWrong,
+      ],
     ];
     for (const [payload, status, description] of cases) {
       const response = await attempt(payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(status);
       expect(response.json<{ description: string }>().description).toBe(description);
     }
-    const me = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: accesstoken } });
+    const me = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { authorization: accesstoken },
+    });
     expect(me.statusCode).toBe(200);
   });
 
@@ -262,25 +376,46 @@ describe.each(DIALECTS)('password change on %s', (dialect) => {
       payload: { password: ADMIN_PASSWORD, newpassword: 'Brand-New-Secret-42' },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'success', description: MESSAGES.passwordChanged });
+    expect(response.json()).toMatchObject({
+      status: 'success',
+      description: MESSAGES.passwordChanged,
+    });
     const fresh = cookiesOf(response).get('ATK')?.value ?? '';
 
     for (const headers of [{ cookie: cookieHeader }, { authorization: other.accesstoken }]) {
       const old = await server.app.inject({ method: 'GET', url: '/v1/user', headers });
       expect(old.statusCode).toBe(401);
     }
-    const refreshOld = await server.app.inject({ method: 'POST', url: '/v1/login', payload: { refreshtoken: other.refreshtoken } });
+    const refreshOld = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { refreshtoken: other.refreshtoken },
+    });
     expect(refreshOld.statusCode).toBe(401);
-    const me = await server.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: fresh } });
+    const me = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { authorization: fresh },
+    });
     expect(me.statusCode).toBe(200);
 
-    const oldPassword = await server.app.inject({ method: 'POST', url: '/v1/login', payload: { user_name: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const oldPassword = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { user_name: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     expect(oldPassword.statusCode).toBe(400);
-    await expect(apiLogin(server.app, ADMIN_EMAIL, 'Brand-New-Secret-42')).resolves.toMatchObject({ status: 'success' });
+    await expect(apiLogin(server.app, ADMIN_EMAIL, 'Brand-New-Secret-42')).resolves.toMatchObject({
+      status: 'success',
+    });
   });
 
   it('needs a session', async () => {
-    const response = await server.app.inject({ method: 'PUT', url: '/v1/password', payload: { password: 'x', newpassword: 'Abcdefg1' } });
+    const response = await server.app.inject({
+      method: 'PUT',
+      url: '/v1/password',
+      payload: { password: 'x', newpassword: 'Abcdefg1' },
+    });
     expect(response.statusCode).toBe(401);
   });
 });
@@ -288,7 +423,9 @@ describe.each(DIALECTS)('password change on %s', (dialect) => {
 describe.each(DIALECTS)('sign-in rate limits on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await createTestServer(dialect, { auth: { accountFailureLimit: 5, ipFailureLimit: 8 } });
+    server = await createTestServer(dialect, {
+      auth: { accountFailureLimit: 5, ipFailureLimit: 8 },
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -311,7 +448,11 @@ describe.each(DIALECTS)('sign-in rate limits on %s', (dialect) => {
       payload: { user_name: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     });
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ status: 'failure', description: SERVER_MESSAGES.tooManyRequests, error_code: 100070 });
+    expect(locked.json()).toEqual({
+      status: 'failure',
+      description: SERVER_MESSAGES.tooManyRequests,
+      error_code: 100070,
+    });
   });
 
   it('limits failures per IP across accounts', async () => {
@@ -338,7 +479,11 @@ describe.each(DIALECTS)('sign-in rate limits on %s', (dialect) => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 4; i++) {
-        const response = await limited.app.inject({ method: 'POST', url: '/v1/login', payload: { user_name: 'x', password: 'y' } });
+        const response = await limited.app.inject({
+          method: 'POST',
+          url: '/v1/login',
+          payload: { user_name: 'x', password: 'y' },
+        });
         codes.push(response.statusCode);
       }
       expect(codes).toEqual([400, 400, 400, 429]);

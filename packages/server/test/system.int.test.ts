@@ -4,7 +4,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { bootstrapFirstSuperAdmin, generateStrongPassword } from '../src/services/auth/bootstrap-admin.js';
+import {
+  bootstrapFirstSuperAdmin,
+  generateStrongPassword,
+} from '../src/services/auth/bootstrap-admin.js';
 import { NewPasswordSchema } from '@fleetdeck/contract';
 import { DIALECTS, createTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -28,9 +31,21 @@ describe.each(DIALECTS)('system routes on %s', (dialect) => {
   it('serves an OpenAPI document generated from the contract', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     expect(response.statusCode).toBe(200);
-    const doc = response.json<{ openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> }>();
+    const doc = response.json<{
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    }>();
     expect(doc.openapi).toBe('3.1.0');
-    for (const route of ['/v1/login', '/v1/login2', '/v1/logout', '/v1/user', '/v1/password', '/v1/password2', '/healthz', '/readyz']) {
+    for (const route of [
+      '/v1/login',
+      '/v1/login2',
+      '/v1/logout',
+      '/v1/user',
+      '/v1/password',
+      '/v1/password2',
+      '/healthz',
+      '/readyz',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(route);
     }
     expect(JSON.stringify(doc.paths['/v1/password']?.put?.requestBody)).toContain('newpassword');
@@ -38,13 +53,21 @@ describe.each(DIALECTS)('system routes on %s', (dialect) => {
 
   it('tells the login page the deployment mode', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/v1/deployment_info' });
-    expect(response.json()).toMatchObject({ deployment_mode: 'standard', sign_up_enabled: true, social_providers: [] });
+    expect(response.json()).toMatchObject({
+      deployment_mode: 'standard',
+      sign_up_enabled: true,
+      social_providers: [],
+    });
   });
 
   it('answers unknown API routes with the failure body and sets security headers', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/v1/does-not-exist' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ status: 'failure', description: 'Route not found', error_code: 100015 });
+    expect(response.json()).toEqual({
+      status: 'failure',
+      description: 'Route not found',
+      error_code: 100015,
+    });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(String(response.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     expect(String(response.headers['content-security-policy'])).toContain("script-src 'self'");
@@ -58,19 +81,38 @@ describe.each(DIALECTS)('system routes on %s', (dialect) => {
 
   it('keeps migrations idempotent and the schema complete', async () => {
     expect(await migrateToLatest(server.database.db)).toEqual([]);
-    const tables = ['users', 'user_roles', 'roles', 'role_permissions', 'sessions', 'refresh_tokens', 'system_secrets'];
+    const tables = [
+      'users',
+      'user_roles',
+      'roles',
+      'role_permissions',
+      'sessions',
+      'refresh_tokens',
+      'system_secrets',
+    ];
     for (const table of tables) {
-      const result = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(server.database.db);
+      const result = await sql<{
+        n: number;
+      }>`select count(*) as n from ${sql.table(table)}`.execute(server.database.db);
       expect(Number(result.rows[0]?.n)).toBeGreaterThanOrEqual(0);
     }
     const roles = await server.database.db.selectFrom('roles').select('role').execute();
-    expect(roles.map((r) => r.role).sort()).toEqual(
-      ['admin', 'manufacturing_engineer_role', 'manufacturing_manager_role', 'service_engineer_role', 'service_manager_role', 'super_admin', 'user'],
-    );
+    expect(roles.map((r) => r.role).sort()).toEqual([
+      'admin',
+      'manufacturing_engineer_role',
+      'manufacturing_manager_role',
+      'service_engineer_role',
+      'service_manager_role',
+      'super_admin',
+      'user',
+    ]);
   });
 
   it('creates the first super admin only once, and never with a weak configured password', async () => {
-    const again = await bootstrapFirstSuperAdmin(server.database.db, { email: 'second@fleetdeck.test', password: 'Another-Strong-99' });
+    const again = await bootstrapFirstSuperAdmin(server.database.db, {
+      email: 'second@fleetdeck.test',
+      password: 'Another-Strong-99',
+    });
     expect(again).toBeUndefined();
     const users = await server.database.db.selectFrom('users').select('user_name').execute();
     expect(users).toHaveLength(1);
@@ -82,7 +124,10 @@ describe('first start without a configured password', () => {
     const server = await createTestServer('sqlite');
     try {
       await server.database.db.deleteFrom('users').execute();
-      const result = await bootstrapFirstSuperAdmin(server.database.db, { email: undefined, password: undefined });
+      const result = await bootstrapFirstSuperAdmin(server.database.db, {
+        email: undefined,
+        password: undefined,
+      });
       expect(result?.userName).toBe('admin@fleetdeck.local');
       expect(result?.generatedPassword).toBeDefined();
       expect(NewPasswordSchema.safeParse(result?.generatedPassword).success).toBe(true);
@@ -92,7 +137,10 @@ describe('first start without a configured password', () => {
         payload: { user_name: 'admin@fleetdeck.local', password: result?.generatedPassword },
       });
       expect(login.statusCode).toBe(200);
-      const stored = await server.database.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+      const stored = await server.database.db
+        .selectFrom('users')
+        .select('password_hash')
+        .executeTakeFirstOrThrow();
       expect(stored.password_hash).toMatch(/^\$argon2id\$/);
       expect(stored.password_hash).not.toContain(result?.generatedPassword ?? '');
     } finally {
@@ -104,9 +152,18 @@ describe('first start without a configured password', () => {
     const server = await createTestServer('sqlite');
     try {
       await server.database.db.deleteFrom('users').execute();
-      await expect(bootstrapFirstSuperAdmin(server.database.db, { email: 'a@b.io', password: 'short' })).rejects.toThrow(/FLEETDECK_ADMIN_PASSWORD/);
-      await expect(bootstrapFirstSuperAdmin(server.database.db, { email: 'a@b.io', password: 'Password1' })).rejects.toThrow(/well-known/);
-      await expect(bootstrapFirstSuperAdmin(server.database.db, { email: 'not-mail', password: 'Strong-Pass-42' })).rejects.toThrow(/FLEETDECK_ADMIN_EMAIL/);
+      await expect(
+        bootstrapFirstSuperAdmin(server.database.db, { email: 'a@b.io', password: 'short' }),
+      ).rejects.toThrow(/FLEETDECK_ADMIN_PASSWORD/);
+      await expect(
+        bootstrapFirstSuperAdmin(server.database.db, { email: 'a@b.io', password: 'Password1' }),
+      ).rejects.toThrow(/well-known/);
+      await expect(
+        bootstrapFirstSuperAdmin(server.database.db, {
+          email: 'not-mail',
+          password: 'Strong-Pass-42',
+        }),
+      ).rejects.toThrow(/FLEETDECK_ADMIN_EMAIL/);
     } finally {
       await server.close();
     }
@@ -122,11 +179,25 @@ describe('first start without a configured password', () => {
     const b = await createTestServer('sqlite');
     try {
       const keyOf = async (s: TestServer) =>
-        (await s.database.db.selectFrom('system_secrets').select('value').where('name', '=', 'jwt_signing_key').executeTakeFirstOrThrow()).value;
+        (
+          await s.database.db
+            .selectFrom('system_secrets')
+            .select('value')
+            .where('name', '=', 'jwt_signing_key')
+            .executeTakeFirstOrThrow()
+        ).value;
       expect(await keyOf(a)).not.toBe(await keyOf(b));
-      const login = await a.app.inject({ method: 'POST', url: '/v1/login', payload: { user_name: 'root@fleetdeck.test', password: 'Ops-Console-2031' } });
+      const login = await a.app.inject({
+        method: 'POST',
+        url: '/v1/login',
+        payload: { user_name: 'root@fleetdeck.test', password: 'Ops-Console-2031' },
+      });
       const token = login.json<{ accesstoken: string }>().accesstoken;
-      const foreign = await b.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: token } });
+      const foreign = await b.app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        headers: { authorization: token },
+      });
       expect(foreign.statusCode).toBe(401);
     } finally {
       await a.close();
@@ -141,7 +212,10 @@ describe('the built dashboard', () => {
   beforeAll(async () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-dist-'));
     fs.mkdirSync(path.join(dist, 'assets'));
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root">fleetdeck-spa</div>');
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><div id="root">fleetdeck-spa</div>',
+    );
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
     server = await createTestServer('sqlite', { env: { WEB_DIST_DIR: dist } });
   });
@@ -151,7 +225,14 @@ describe('the built dashboard', () => {
   });
 
   it('serves index.html for every history route, case-insensitively', async () => {
-    for (const url of ['/', '/login', '/home', '/home/change-password/', '/home/Georegion', '/home/georegion']) {
+    for (const url of [
+      '/',
+      '/login',
+      '/home',
+      '/home/change-password/',
+      '/home/Georegion',
+      '/home/georegion',
+    ]) {
       const response = await server.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain('fleetdeck-spa');

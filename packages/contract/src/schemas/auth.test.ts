@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../messages.js';
 import { LoginFormSchema, PasswordChangeFormSchema, NewPasswordSchema } from './auth.js';
 
-const firstMessage = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
-  result.success ? undefined : result.error?.issues[0]?.message;
+const firstMessage = (result: {
+  success: boolean;
+  error?: { issues: Array<{ message: string }> };
+}) => (result.success ? undefined : result.error?.issues[0]?.message);
 
 describe('LoginFormSchema', () => {
   it('accepts a valid e-mail and an 8-character password', () => {
-    expect(LoginFormSchema.safeParse({ user_name: ' ops@example.com ', password: 'abcdefgh' }).data).toEqual({
+    expect(
+      LoginFormSchema.safeParse({ user_name: ' ops@example.com ', password: 'abcdefgh' }).data,
+    ).toEqual({
       user_name: 'ops@example.com',
       password: 'abcdefgh',
     });
@@ -39,7 +43,10 @@ describe('PasswordChangeFormSchema', () => {
   });
 
   it('accepts a matching policy-conforming password', () => {
-    expect(PasswordChangeFormSchema.safeParse({ current: 'old', next: 'Abcdefg1', confirm: 'Abcdefg1' }).success).toBe(true);
+    expect(
+      PasswordChangeFormSchema.safeParse({ current: 'old', next: 'Abcdefg1', confirm: 'Abcdefg1' })
+        .success,
+    ).toBe(true);
   });
 
   it('caps new passwords at 64 characters', () => {

@@ -48,17 +48,26 @@ describe('parseConfig', () => {
   });
 
   it('treats empty variables as unset', () => {
-    expect(parseConfig({ DATABASE_URL: '', MQTT_URL: ' ' })).toMatchObject({ databaseUrl: undefined, mqttUrl: undefined });
+    expect(parseConfig({ DATABASE_URL: '', MQTT_URL: ' ' })).toMatchObject({
+      databaseUrl: undefined,
+      mqttUrl: undefined,
+    });
   });
 
   it('lists every bad variable at once', () => {
     try {
-      parseConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', DEPLOYMENT_MODE: 'cloud', ACCESS_TOKEN_TTL_SECONDS: '60' });
+      parseConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        DEPLOYMENT_MODE: 'cloud',
+        ACCESS_TOKEN_TTL_SECONDS: '60',
+      });
       expect.unreachable('parseConfig accepted a bad environment');
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const problems = (error as ConfigError).problems.join('\n');
-      for (const name of ['PORT', 'DATABASE_URL', 'DEPLOYMENT_MODE', 'ACCESS_TOKEN_TTL_SECONDS']) expect(problems).toContain(name);
+      for (const name of ['PORT', 'DATABASE_URL', 'DEPLOYMENT_MODE', 'ACCESS_TOKEN_TTL_SECONDS'])
+        expect(problems).toContain(name);
     }
   });
 });

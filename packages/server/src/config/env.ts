@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEPLOYMENT_MODES, SESSION_REFRESH_BUFFER_SECONDS, SESSION_TIMEOUT_SECONDS } from '@fleetdeck/contract';
+import {
+  DEPLOYMENT_MODES,
+  SESSION_REFRESH_BUFFER_SECONDS,
+  SESSION_TIMEOUT_SECONDS,
+} from '@fleetdeck/contract';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const optionalText = z
@@ -81,7 +85,9 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+      parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`,
+      ),
     );
   }
   const e = parsed.data;

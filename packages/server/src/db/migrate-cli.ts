@@ -19,6 +19,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : `Migration failed: ${String(error)}`);
+  console.error(
+    error instanceof ConfigError ? error.message : `Migration failed: ${String(error)}`,
+  );
   process.exit(1);
 });

@@ -1,4 +1,10 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import {
+  Migrator,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely';
 import * as m0001 from './migrations/0001-initial.js';
 import type { Database } from './schema.js';
 
@@ -20,7 +26,11 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     const reason = error instanceof Error ? error.message : JSON.stringify(error);
-    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, {
+      cause: error,
+    });
   }
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  return (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
 }

@@ -1,4 +1,3 @@
-
 /** Booleans are stored as 0/1 integers so one schema serves SQLite and PostgreSQL. */
 export type DbBool = number;
 /** Times are epoch seconds (bigint on PostgreSQL, parsed back to numbers). */
@@ -58,7 +57,6 @@ export interface SystemSecretsTable {
   value: string;
   created_at: EpochSeconds;
 }
-
 
 /** Every table Kysely knows about. */
 export interface Database {

@@ -16,11 +16,20 @@ const BAD_USERNAME_OR_PASSWORD = 4;
  * registry), so every CONNECT is refused: the broker never accepts an unauthenticated client.
  * Rejects with the listen error (e.g. EADDRINUSE) so the caller can explain it.
  */
-export async function startEmbeddedBroker(port: number, host: string, logger: Logger): Promise<EmbeddedBroker> {
+export async function startEmbeddedBroker(
+  port: number,
+  host: string,
+  logger: Logger,
+): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker({
     authenticate: (client, username, _password, done) => {
-      logger.info({ clientId: client.id, username }, 'mqtt connect refused: unknown node credentials');
-      const error = Object.assign(new Error('Bad user name or password'), { returnCode: BAD_USERNAME_OR_PASSWORD });
+      logger.info(
+        { clientId: client.id, username },
+        'mqtt connect refused: unknown node credentials',
+      );
+      const error = Object.assign(new Error('Bad user name or password'), {
+        returnCode: BAD_USERNAME_OR_PASSWORD,
+      });
       done(error, false);
     },
     authorizePublish: (_client, _packet, done) => done(new Error('not authorized')),

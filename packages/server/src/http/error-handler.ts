@@ -3,7 +3,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError } from '../errors.js';
 
 /** Sends the one failure body every error becomes. */
-export function sendFailure(reply: FastifyReply, statusCode: number, description: string, errorCode: number): FastifyReply {
+export function sendFailure(
+  reply: FastifyReply,
+  statusCode: number,
+  description: string,
+  errorCode: number,
+): FastifyReply {
   const body: FailureBody = { status: 'failure', description, error_code: errorCode };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
@@ -14,30 +19,58 @@ export function sendFailure(reply: FastifyReply, statusCode: number, description
  * becomes a plain 500 without internals.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError) {
-      return sendFailure(reply, error.statusCode, error.message, error.errorCode);
-    }
-    const fastifyError = error as FastifyError;
-    if (fastifyError.validation && fastifyError.validation.length > 0) {
-      const first = fastifyError.validation[0];
-      const inQuery = fastifyError.validationContext === 'querystring' || fastifyError.validationContext === 'params';
-      const description = first?.message?.trim() || (inQuery ? SERVER_MESSAGES.invalidQueryParam : SERVER_MESSAGES.invalidRequestBody);
-      return sendFailure(reply, 400, description, inQuery ? ERROR_CODES.invalidQueryParam : ERROR_CODES.invalidRequestBody);
-    }
-    const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
-    if (status === 413) return sendFailure(reply, 413, SERVER_MESSAGES.payloadTooLarge, ERROR_CODES.payloadTooLarge);
-    if (status === 429) return sendFailure(reply, 429, SERVER_MESSAGES.tooManyRequests, ERROR_CODES.tooManyRequests);
-    if (status >= 400 && status < 500) {
-      const description =
-        fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? 'Invalid JSON received'
-          : fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-            ? SERVER_MESSAGES.invalidRequestBody
-            : error.message;
-      return sendFailure(reply, status, description, status === 405 ? ERROR_CODES.methodNotAllowed : ERROR_CODES.invalidRequestBody);
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendFailure(reply, 500, SERVER_MESSAGES.internal, ERROR_CODES.internal);
-  });
+  app.setErrorHandler(
+    (error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+      if (error instanceof AppError) {
+        return sendFailure(reply, error.statusCode, error.message, error.errorCode);
+      }
+      const fastifyError = error as FastifyError;
+      if (fastifyError.validation && fastifyError.validation.length > 0) {
+        const first = fastifyError.validation[0];
+        const inQuery =
+          fastifyError.validationContext === 'querystring' ||
+          fastifyError.validationContext === 'params';
+        const description =
+          first?.message?.trim() ||
+          (inQuery ? SERVER_MESSAGES.invalidQueryParam : SERVER_MESSAGES.invalidRequestBody);
+        return sendFailure(
+          reply,
+          400,
+          description,
+          inQuery ? ERROR_CODES.invalidQueryParam : ERROR_CODES.invalidRequestBody,
+        );
+      }
+      const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
+      if (status === 413)
+        return sendFailure(
+          reply,
+          413,
+          SERVER_MESSAGES.payloadTooLarge,
+          ERROR_CODES.payloadTooLarge,
+        );
+      if (status === 429)
+        return sendFailure(
+          reply,
+          429,
+          SERVER_MESSAGES.tooManyRequests,
+          ERROR_CODES.tooManyRequests,
+        );
+      if (status >= 400 && status < 500) {
+        const description =
+          fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+            ? 'Invalid JSON received'
+            : fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? SERVER_MESSAGES.invalidRequestBody
+              : error.message;
+        return sendFailure(
+          reply,
+          status,
+          description,
+          status === 405 ? ERROR_CODES.methodNotAllowed : ERROR_CODES.invalidRequestBody,
+        );
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return sendFailure(reply, 500, SERVER_MESSAGES.internal, ERROR_CODES.internal);
+    },
+  );
 }

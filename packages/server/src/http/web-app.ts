@@ -35,7 +35,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
-        .send('The Fleetdeck dashboard is not built. Run `npm run build` (or `npm start`, which builds it).');
+        .send(
+          'The Fleetdeck dashboard is not built. Run `npm run build` (or `npm start`, which builds it).',
+        );
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

@@ -13,13 +13,18 @@ export async function syncRolesFromContract(db: Kysely<Database>): Promise<void>
         .execute();
     }
     await trx.deleteFrom('role_permissions').execute();
-    const rows = ROLES.flatMap((role) => ROLE_PERMISSIONS[role].map((permission) => ({ role, permission })));
+    const rows = ROLES.flatMap((role) =>
+      ROLE_PERMISSIONS[role].map((permission) => ({ role, permission })),
+    );
     await trx.insertInto('role_permissions').values(rows).execute();
   });
 }
 
 /** The permissions stored for the given roles. */
-export async function findPermissionsOfRoles(db: Kysely<Database>, roles: readonly string[]): Promise<string[]> {
+export async function findPermissionsOfRoles(
+  db: Kysely<Database>,
+  roles: readonly string[],
+): Promise<string[]> {
   if (roles.length === 0) return [];
   const rows = await db
     .selectFrom('role_permissions')

@@ -11,7 +11,11 @@ export async function getOrCreateSecret(
   create: () => Promise<string>,
   now: number,
 ): Promise<string> {
-  const existing = await db.selectFrom('system_secrets').select('value').where('name', '=', name).executeTakeFirst();
+  const existing = await db
+    .selectFrom('system_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
   if (existing) return existing.value;
   const value = await create();
   await db
@@ -19,6 +23,10 @@ export async function getOrCreateSecret(
     .values({ name, value, created_at: now })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const stored = await db.selectFrom('system_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom('system_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return stored.value;
 }

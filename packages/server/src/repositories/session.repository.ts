@@ -10,11 +10,20 @@ export async function insertSession(db: Db, session: SessionsTable): Promise<voi
 
 /** Finds a session by id. */
 export async function findSession(db: Db, sessionId: string): Promise<SessionsTable | undefined> {
-  return db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
 }
 
 /** Revokes one session; returns whether it was live. */
-export async function revokeSession(db: Db, sessionId: string, reason: string, now: number): Promise<boolean> {
+export async function revokeSession(
+  db: Db,
+  sessionId: string,
+  reason: string,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now, revoked_reason: reason })
@@ -25,7 +34,12 @@ export async function revokeSession(db: Db, sessionId: string, reason: string, n
 }
 
 /** Revokes every live session of a user; returns how many. */
-export async function revokeUserSessions(db: Db, userId: string, reason: string, now: number): Promise<number> {
+export async function revokeUserSessions(
+  db: Db,
+  userId: string,
+  reason: string,
+  now: number,
+): Promise<number> {
   const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now, revoked_reason: reason })
@@ -48,7 +62,10 @@ export interface RefreshTokenWithSession extends RefreshTokensTable {
 }
 
 /** Finds a refresh token and its session by the token's hash. */
-export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenWithSession | undefined> {
+export async function findRefreshToken(
+  db: Db,
+  tokenHash: string,
+): Promise<RefreshTokenWithSession | undefined> {
   return db
     .selectFrom('refresh_tokens as t')
     .innerJoin('sessions as s', 's.session_id', 't.session_id')

@@ -14,7 +14,9 @@ import { bootstrapFirstSuperAdmin } from '../../src/services/auth/bootstrap-admi
 import type { AuthServiceOptions } from '../../src/services/auth/auth.service.js';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
-export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 export const ADMIN_EMAIL = 'root@fleetdeck.test';
 export const ADMIN_PASSWORD = 'Ops-Console-2031';
@@ -26,7 +28,10 @@ export async function createTestDatabase(dialect: Dialect): Promise<{
 }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-test-'));
   if (dialect === 'sqlite') {
-    return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      env: { DATA_DIR: dataDir },
+      cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
@@ -60,7 +65,11 @@ export interface TestServer {
 /** A migrated database with the first super admin and an in-process app (no listen). */
 export async function createTestServer(
   dialect: Dialect,
-  options: { env?: Record<string, string>; auth?: Partial<AuthServiceOptions>; loginRequestsPerMinute?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    auth?: Partial<AuthServiceOptions>;
+    loginRequestsPerMinute?: number;
+  } = {},
 ): Promise<TestServer> {
   const testDb = await createTestDatabase(dialect);
   const config = parseConfig({
@@ -98,14 +107,19 @@ export async function createTestServer(
 }
 
 /** The cookies a response sets, by name, with their attributes. */
-export function cookiesOf(response: LightMyRequestResponse): Map<string, { value: string; attributes: string }> {
+export function cookiesOf(
+  response: LightMyRequestResponse,
+): Map<string, { value: string; attributes: string }> {
   const header = response.headers['set-cookie'];
   const list = Array.isArray(header) ? header : header ? [header] : [];
   const result = new Map<string, { value: string; attributes: string }>();
   for (const line of list) {
     const [pair = '', ...rest] = line.split(';');
     const index = pair.indexOf('=');
-    result.set(pair.slice(0, index).trim(), { value: decodeURIComponent(pair.slice(index + 1)), attributes: rest.join(';') });
+    result.set(pair.slice(0, index).trim(), {
+      value: decodeURIComponent(pair.slice(index + 1)),
+      attributes: rest.join(';'),
+    });
   }
   return result;
 }
@@ -116,8 +130,13 @@ export async function apiLogin(
   userName = ADMIN_EMAIL,
   password = ADMIN_PASSWORD,
 ): Promise<{ accesstoken: string; refreshtoken: string; idtoken: string; expires_at: number }> {
-  const response = await app.inject({ method: 'POST', url: '/v1/login', payload: { user_name: userName, password } });
-  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/login',
+    payload: { user_name: userName, password },
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   return response.json();
 }
 
@@ -126,15 +145,22 @@ export async function browserLogin(
   app: FastifyInstance,
   userName = ADMIN_EMAIL,
   password = ADMIN_PASSWORD,
-): Promise<{ cookieHeader: string; cookies: Map<string, { value: string; attributes: string }>; body: Record<string, unknown> }> {
+): Promise<{
+  cookieHeader: string;
+  cookies: Map<string, { value: string; attributes: string }>;
+  body: Record<string, unknown>;
+}> {
   const response = await app.inject({
     method: 'POST',
     url: '/v1/login',
     headers: { 'x-fleetdeck-csrf': 'web' },
     payload: { user_name: userName, password },
   });
-  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200)
+    throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   const cookies = cookiesOf(response);
-  const cookieHeader = [...cookies.entries()].map(([name, c]) => `${name}=${encodeURIComponent(c.value)}`).join('; ');
+  const cookieHeader = [...cookies.entries()]
+    .map(([name, c]) => `${name}=${encodeURIComponent(c.value)}`)
+    .join('; ');
   return { cookieHeader, cookies, body: response.json() };
 }

@@ -25,14 +25,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('role_permissions')
-    .addColumn('role', 'varchar(64)', (c) => c.notNull().references('roles.role').onDelete('cascade'))
+    .addColumn('role', 'varchar(64)', (c) =>
+      c.notNull().references('roles.role').onDelete('cascade'),
+    )
     .addColumn('permission', 'varchar(64)', (c) => c.notNull())
     .addPrimaryKeyConstraint('role_permissions_pk', ['role', 'permission'])
     .execute();
 
   await db.schema
     .createTable('user_roles')
-    .addColumn('user_id', 'varchar(64)', (c) => c.notNull().references('users.user_id').onDelete('cascade'))
+    .addColumn('user_id', 'varchar(64)', (c) =>
+      c.notNull().references('users.user_id').onDelete('cascade'),
+    )
     .addColumn('role', 'varchar(64)', (c) => c.notNull().references('roles.role'))
     .addPrimaryKeyConstraint('user_roles_pk', ['user_id', 'role'])
     .execute();
@@ -40,7 +44,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('sessions')
     .addColumn('session_id', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('user_id', 'varchar(64)', (c) => c.notNull().references('users.user_id').onDelete('cascade'))
+    .addColumn('user_id', 'varchar(64)', (c) =>
+      c.notNull().references('users.user_id').onDelete('cascade'),
+    )
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
@@ -48,7 +54,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_agent', 'varchar(512)')
     .addColumn('ip', 'varchar(64)')
     .execute();
-  await db.schema.createIndex('sessions_user_idx').on('sessions').columns(['user_id', 'revoked_at']).execute();
+  await db.schema
+    .createIndex('sessions_user_idx')
+    .on('sessions')
+    .columns(['user_id', 'revoked_at'])
+    .execute();
 
   await db.schema
     .createTable('refresh_tokens')
@@ -60,7 +70,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('rotated_at', 'bigint')
     .execute();
-  await db.schema.createIndex('refresh_tokens_session_idx').on('refresh_tokens').column('session_id').execute();
+  await db.schema
+    .createIndex('refresh_tokens_session_idx')
+    .on('refresh_tokens')
+    .column('session_id')
+    .execute();
 
   await db.schema
     .createTable('system_secrets')
@@ -72,7 +86,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /** Drops everything `up` made, newest first. */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['system_secrets', 'refresh_tokens', 'sessions', 'user_roles', 'role_permissions', 'roles', 'users']) {
+  for (const table of [
+    'system_secrets',
+    'refresh_tokens',
+    'sessions',
+    'user_roles',
+    'role_permissions',
+    'roles',
+    'users',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -7,7 +7,12 @@ import {
   SERVER_MESSAGES,
   type Permission,
 } from '@fleetdeck/contract';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
 import type { AuthContext, AuthService } from '../../services/auth/auth.service.js';
 
@@ -47,7 +52,9 @@ export function registerCsrfGuard(app: FastifyInstance, allowedOrigins: readonly
         return done(new AppError(403, ERROR_CODES.csrfMissing, SERVER_MESSAGES.crossOrigin));
       }
     }
-    const usesCookies = !request.headers.authorization && (request.cookies[ACCESS_TOKEN_COOKIE] || request.cookies[REFRESH_TOKEN_COOKIE]);
+    const usesCookies =
+      !request.headers.authorization &&
+      (request.cookies[ACCESS_TOKEN_COOKIE] || request.cookies[REFRESH_TOKEN_COOKIE]);
     if (usesCookies && request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
       return done(new AppError(403, ERROR_CODES.csrfMissing, SERVER_MESSAGES.csrfMissing));
     }
@@ -60,13 +67,17 @@ export function registerCsrfGuard(app: FastifyInstance, allowedOrigins: readonly
  * A preHandler that requires a live session and, optionally, every listed permission. The server
  * enforces permissions here for every route; the SPA only hides.
  */
-export function requireAuth(auth: AuthService, ...permissions: Permission[]): preHandlerAsyncHookHandler {
+export function requireAuth(
+  auth: AuthService,
+  ...permissions: Permission[]
+): preHandlerAsyncHookHandler {
   return async (request) => {
     const token = accessTokenOf(request);
     if (!token) throw unauthorized(ERROR_CODES.accessTokenMissing);
     const context = await auth.authenticate(token);
     if (!context) throw unauthorized(ERROR_CODES.loggedOut);
-    if (!permissions.every((permission) => context.user.permissions.includes(permission))) throw forbidden();
+    if (!permissions.every((permission) => context.user.permissions.includes(permission)))
+      throw forbidden();
     request.auth = context;
   };
 }

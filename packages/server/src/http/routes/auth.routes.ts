@@ -34,8 +34,18 @@ function clientMeta(request: FastifyRequest): ClientMeta {
 }
 
 /** The login answer: tokens in the body for API clients, only in cookies for the SPA. */
-function presentTokens(request: FastifyRequest, issued: IssuedTokens, ttl: number, description: string): LoginResponse {
-  const base = { status: 'success' as const, description, expires_in: ttl, expires_at: issued.expiresAt };
+function presentTokens(
+  request: FastifyRequest,
+  issued: IssuedTokens,
+  ttl: number,
+  description: string,
+): LoginResponse {
+  const base = {
+    status: 'success' as const,
+    description,
+    expires_in: ttl,
+    expires_at: issued.expiresAt,
+  };
   if (isBrowserClient(request)) return base;
   return {
     ...base,
@@ -46,7 +56,10 @@ function presentTokens(request: FastifyRequest, issued: IssuedTokens, ttl: numbe
 }
 
 /** Sign-in, refresh, current user, logout and password change (RainMaker paths and `…2` variants). */
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { config, auth, loginRateLimit }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
+  app,
+  { config, auth, loginRateLimit },
+) => {
   const ttl = config.accessTokenTtlSeconds;
 
   for (const path of [API_PATHS.login, API_PATHS.login2]) {
@@ -85,13 +98,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       const token = request.cookies[REFRESH_TOKEN_COOKIE];
-      if (!token) throw new AppError(401, ERROR_CODES.refreshFailed, MESSAGES.unauthorizedDescription);
+      if (!token)
+        throw new AppError(401, ERROR_CODES.refreshFailed, MESSAGES.unauthorizedDescription);
       try {
         const issued = await auth.refresh(token, clientMeta(request));
         setSessionCookies(reply, config, issued);
         return presentTokens(request, issued, ttl, SERVER_MESSAGES.loginSuccessful);
       } catch (error) {
-        if (error instanceof AppError && error.statusCode === 401) clearSessionCookies(reply, config);
+        if (error instanceof AppError && error.statusCode === 401)
+          clearSessionCookies(reply, config);
         throw error;
       }
     },
@@ -102,7 +117,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       path,
       {
         preHandler: requireAuth(auth),
-        schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: CurrentUserSchema } },
+        schema: {
+          tags: ['auth'],
+          summary: 'The signed-in user',
+          response: { 200: CurrentUserSchema },
+        },
       },
       async (request): Promise<CurrentUser> => {
         const { user, expiresAt } = authOf(request);
@@ -138,19 +157,27 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     const all = request.query.logout_all === 'true';
     const token = accessTokenOf(request);
     const context = token ? await auth.authenticate(token) : undefined;
-    if (context) await auth.logout({ sessionId: context.sessionId, userId: context.user.userId }, all);
+    if (context)
+      await auth.logout({ sessionId: context.sessionId, userId: context.user.userId }, all);
     const refresh = request.body?.refreshtoken ?? request.cookies[REFRESH_TOKEN_COOKIE];
     if (refresh) await auth.logoutByRefreshToken(refresh, all);
     clearSessionCookies(reply, config);
     return { status: 'success' as const, description: SERVER_MESSAGES.logoutSuccessful };
   });
 
-  app.post(API_PATHS.logout2, { preHandler: requireAuth(auth), schema: logoutSchema }, async (request, reply) => {
-    const context = authOf(request);
-    await auth.logout({ sessionId: context.sessionId, userId: context.user.userId }, request.query.logout_all === 'true');
-    clearSessionCookies(reply, config);
-    return { status: 'success' as const, description: SERVER_MESSAGES.logoutSuccessful };
-  });
+  app.post(
+    API_PATHS.logout2,
+    { preHandler: requireAuth(auth), schema: logoutSchema },
+    async (request, reply) => {
+      const context = authOf(request);
+      await auth.logout(
+        { sessionId: context.sessionId, userId: context.user.userId },
+        request.query.logout_all === 'true',
+      );
+      clearSessionCookies(reply, config);
+      return { status: 'success' as const, description: SERVER_MESSAGES.logoutSuccessful };
+    },
+  );
 
   for (const path of [API_PATHS.password, API_PATHS.password2]) {
     app.put(
@@ -165,7 +192,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         },
       },
       async (request, reply) => {
-        const issued = await auth.changePassword(authOf(request), request.body.password, request.body.newpassword, clientMeta(request));
+        const issued = await auth.changePassword(
+          authOf(request),
+          request.body.password,
+          request.body.newpassword,
+          clientMeta(request),
+        );
         setSessionCookies(reply, config, issued);
         return presentTokens(request, issued, ttl, MESSAGES.passwordChanged);
       },

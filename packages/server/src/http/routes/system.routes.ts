@@ -10,10 +10,19 @@ export interface SystemRoutesOptions {
 }
 
 /** Liveness, readiness, public deployment facts and the OpenAPI document. */
-export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, { config, database, version }) => {
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
+  app,
+  { config, database, version },
+) => {
   app.get(
     API_PATHS.healthz,
-    { schema: { tags: ['system'], summary: 'Liveness: the process answers', response: { 200: HealthSchema } } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness: the process answers',
+        response: { 200: HealthSchema },
+      },
+    },
     () => ({ status: 'ok' as const }),
   );
 
@@ -28,9 +37,10 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
     },
     async (_request, reply) => {
       const ok = await isDatabaseReachable(database.db);
-      return reply
-        .code(ok ? 200 : 503)
-        .send({ status: ok ? ('ok' as const) : ('unavailable' as const), checks: { database: ok ? ('ok' as const) : ('failed' as const) } });
+      return reply.code(ok ? 200 : 503).send({
+        status: ok ? ('ok' as const) : ('unavailable' as const),
+        checks: { database: ok ? ('ok' as const) : ('failed' as const) },
+      });
     },
   );
 

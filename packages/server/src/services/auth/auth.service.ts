@@ -21,7 +21,12 @@ import {
   revokeSession,
   revokeUserSessions,
 } from '../../repositories/session.repository.js';
-import { findUserById, findUserByName, updatePasswordHash, type UserRecord } from '../../repositories/user.repository.js';
+import {
+  findUserById,
+  findUserByName,
+  updatePasswordHash,
+  type UserRecord,
+} from '../../repositories/user.repository.js';
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { SlidingWindowLimiter } from './rate-limiter.js';
@@ -94,8 +99,16 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly options: AuthServiceOptions = DEFAULT_AUTH_OPTIONS,
   ) {
-    this.accountFailures = new SlidingWindowLimiter(options.accountFailureLimit, options.failureWindowMs, options.clock);
-    this.ipFailures = new SlidingWindowLimiter(options.ipFailureLimit, options.failureWindowMs, options.clock);
+    this.accountFailures = new SlidingWindowLimiter(
+      options.accountFailureLimit,
+      options.failureWindowMs,
+      options.clock,
+    );
+    this.ipFailures = new SlidingWindowLimiter(
+      options.ipFailureLimit,
+      options.failureWindowMs,
+      options.clock,
+    );
   }
 
   private nowSeconds(): number {
@@ -133,7 +146,12 @@ export class AuthService {
     const now = this.nowSeconds();
     const tokenHash = hashRefreshToken(rawToken);
     const found = await findRefreshToken(this.db, tokenHash);
-    if (!found || found.revoked_at !== null || found.session_expires_at <= now || found.expires_at <= now) {
+    if (
+      !found ||
+      found.revoked_at !== null ||
+      found.session_expires_at <= now ||
+      found.expires_at <= now
+    ) {
       throw new AppError(401, ERROR_CODES.refreshFailed, SERVER_MESSAGES.refreshFailed);
     }
     const user = await findUserById(this.db, found.user_id);
@@ -166,12 +184,21 @@ export class AuthService {
     if (!claims) return undefined;
     const session = await findSession(this.db, claims.sessionId);
     const now = this.nowSeconds();
-    if (!session || session.revoked_at !== null || session.expires_at <= now || session.user_id !== claims.userId) {
+    if (
+      !session ||
+      session.revoked_at !== null ||
+      session.expires_at <= now ||
+      session.user_id !== claims.userId
+    ) {
       return undefined;
     }
     const user = await findUserById(this.db, claims.userId);
     if (!user) return undefined;
-    return { user: await this.toAuthUser(user), sessionId: session.session_id, expiresAt: claims.expiresAt };
+    return {
+      user: await this.toAuthUser(user),
+      sessionId: session.session_id,
+      expiresAt: claims.expiresAt,
+    };
   }
 
   /** Ends one session, or every session of its user. */
@@ -191,15 +218,22 @@ export class AuthService {
    * Changes the caller's password, revokes every session of the user (this one included) and
    * starts a fresh session for the caller.
    */
-  async changePassword(context: AuthContext, current: string, next: string, meta: ClientMeta): Promise<IssuedTokens> {
+  async changePassword(
+    context: AuthContext,
+    current: string,
+    next: string,
+    meta: ClientMeta,
+  ): Promise<IssuedTokens> {
     const user = await findUserById(this.db, context.user.userId);
-    if (!user?.password_hash) throw badRequest('Error, this operation is not supported for oauth-only deployments', 100052);
+    if (!user?.password_hash)
+      throw badRequest('Error, this operation is not supported for oauth-only deployments', 100052);
     if (this.accountFailures.isBlocked(user.user_name)) throw tooManyRequests();
     if (!(await verifyPassword(user.password_hash, current))) {
       this.accountFailures.record(user.user_name);
       throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
     }
-    if (current === next) throw badRequest(SERVER_MESSAGES.passwordSameAsOld, ERROR_CODES.passwordPolicy);
+    if (current === next)
+      throw badRequest(SERVER_MESSAGES.passwordSameAsOld, ERROR_CODES.passwordPolicy);
     assertNotCommon(next, user.user_name);
     const passwordHash = await hashPassword(next);
     return this.db.transaction().execute(async (trx) => {
@@ -210,7 +244,11 @@ export class AuthService {
     });
   }
 
-  private async startSession(db: Kysely<Database>, user: UserRecord, meta: ClientMeta): Promise<IssuedTokens> {
+  private async startSession(
+    db: Kysely<Database>,
+    user: UserRecord,
+    meta: ClientMeta,
+  ): Promise<IssuedTokens> {
     const now = this.nowSeconds();
     const sessionId = randomUUID();
     const sessionExpiresAt = now + SESSION_MAX_AGE_SECONDS;
@@ -244,13 +282,25 @@ export class AuthService {
   ): Promise<IssuedTokens> {
     const authUser = await this.toAuthUser(user, db);
     const access = await this.tokens.signAccessToken(user.user_id, sessionId, now);
-    const idToken = await this.tokens.signIdToken({ userId: user.user_id, email: user.user_name, roles: authUser.roles }, now);
-    return { user: authUser, sessionId, accessToken: access.token, refreshToken, idToken, expiresAt: access.expiresAt };
+    const idToken = await this.tokens.signIdToken(
+      { userId: user.user_id, email: user.user_name, roles: authUser.roles },
+      now,
+    );
+    return {
+      user: authUser,
+      sessionId,
+      accessToken: access.token,
+      refreshToken,
+      idToken,
+      expiresAt: access.expiresAt,
+    };
   }
 
   private async toAuthUser(user: UserRecord, db: Kysely<Database> = this.db): Promise<AuthUser> {
     const roles = user.roles.filter(isRole);
-    const effectiveRoles: Role[] = user.super_admin ? ['super_admin', ...roles.filter((r) => r !== 'super_admin')] : roles;
+    const effectiveRoles: Role[] = user.super_admin
+      ? ['super_admin', ...roles.filter((r) => r !== 'super_admin')]
+      : roles;
     const permissions = (await findPermissionsOfRoles(db, effectiveRoles)) as Permission[];
     return {
       userId: user.user_id,

@@ -47,7 +47,10 @@ export async function bootstrapFirstSuperAdmin(
 ): Promise<BootstrapResult | undefined> {
   if ((await countUsers(db)) > 0) return undefined;
   const email = UserNameSchema.safeParse(options.email ?? DEFAULT_ADMIN_EMAIL);
-  if (!email.success) throw new Error('FLEETDECK_ADMIN_EMAIL must be a valid e-mail address of at most 64 characters.');
+  if (!email.success)
+    throw new Error(
+      'FLEETDECK_ADMIN_EMAIL must be a valid e-mail address of at most 64 characters.',
+    );
   let password = options.password;
   if (password !== undefined) {
     if (!NewPasswordSchema.safeParse(password).success) {

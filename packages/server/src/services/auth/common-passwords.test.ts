@@ -28,7 +28,8 @@ describe('common-password blocklist', () => {
   });
 
   it('refuses sequences and repeated characters', () => {
-    for (const candidate of ['12345678', 'abcdefgh', 'aaaaaaaa', '11111111']) expect(isCommonPassword(candidate)).toBe(true);
+    for (const candidate of ['12345678', 'abcdefgh', 'aaaaaaaa', '11111111'])
+      expect(isCommonPassword(candidate)).toBe(true);
   });
 
   it('refuses a password built from the e-mail name', () => {

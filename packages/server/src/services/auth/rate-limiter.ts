@@ -32,7 +32,9 @@ export class SlidingWindowLimiter {
   /** Seconds until `key` may try again. */
   retryAfterSeconds(key: string): number {
     const oldest = this.recent(key)[0];
-    return oldest === undefined ? 0 : Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
+    return oldest === undefined
+      ? 0
+      : Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
   }
 
   private recent(key: string): number[] {

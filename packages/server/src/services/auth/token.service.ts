@@ -33,12 +33,19 @@ export class TokenService {
   ) {}
 
   /** Loads the install's signing key, creating it on first use. */
-  static async create(db: Kysely<Database>, issuer: string, accessTtlSeconds: number): Promise<TokenService> {
+  static async create(
+    db: Kysely<Database>,
+    issuer: string,
+    accessTtlSeconds: number,
+  ): Promise<TokenService> {
     const stored = await getOrCreateSecret(
       db,
       'jwt_signing_key',
       async () => {
-        const { privateKey } = await generateKeyPair(ALGORITHM, { crv: 'Ed25519', extractable: true });
+        const { privateKey } = await generateKeyPair(ALGORITHM, {
+          crv: 'Ed25519',
+          extractable: true,
+        });
         const jwk = await exportJWK(privateKey);
         return JSON.stringify({ ...jwk, kid: randomBytes(8).toString('hex') });
       },
@@ -57,7 +64,11 @@ export class TokenService {
   }
 
   /** Signs an access token for one session. */
-  async signAccessToken(userId: string, sessionId: string, now: number): Promise<{ token: string; expiresAt: number }> {
+  async signAccessToken(
+    userId: string,
+    sessionId: string,
+    now: number,
+  ): Promise<{ token: string; expiresAt: number }> {
     const expiresAt = now + this.accessTtlSeconds;
     const token = await new SignJWT({ sid: sessionId, token_use: 'access' })
       .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYP, kid: this.keyId })
@@ -73,7 +84,10 @@ export class TokenService {
   }
 
   /** Signs an id token describing the user (for API clients that read identity from it). */
-  async signIdToken(user: { userId: string; email: string; roles: string[] }, now: number): Promise<string> {
+  async signIdToken(
+    user: { userId: string; email: string; roles: string[] },
+    now: number,
+  ): Promise<string> {
     return new SignJWT({ email: user.email, user_roles: user.roles, token_use: 'id' })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: this.keyId })
       .setSubject(user.userId)
@@ -96,7 +110,12 @@ export class TokenService {
         requiredClaims: ['sub', 'exp', 'iat', 'sid'],
         clockTolerance: 5,
       });
-      if (payload.token_use !== 'access' || typeof payload.sid !== 'string' || !payload.sub || !payload.exp) {
+      if (
+        payload.token_use !== 'access' ||
+        typeof payload.sid !== 'string' ||
+        !payload.sub ||
+        !payload.exp
+      ) {
         return undefined;
       }
       return { userId: payload.sub, sessionId: payload.sid, expiresAt: payload.exp };

@@ -1,0 +1,180 @@
+import { MESSAGES, SERVER_MESSAGES } from '@fleetdeck/contract';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
+import {
+  E2E_ADMIN_EMAIL,
+  E2E_ADMIN_PASSWORD,
+  apiToken,
+  startServer,
+  type RunningServer,
+} from '../helpers/fleetdeck-server.js';
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+beforeEach(async () => {
+  context = await newContext(browser, server.url);
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context.close();
+});
+
+async function signIn(
+  p: Page,
+  email = E2E_ADMIN_EMAIL,
+  password = E2E_ADMIN_PASSWORD,
+): Promise<void> {
+  await p.goto('/login');
+  await p.getByLabel('Email').fill(email);
+  await p.getByLabel('Password', { exact: true }).fill(password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.waitForURL(/\/home/);
+}
+
+describe('sign-in', () => {
+  it('sends the root path to the login page', async () => {
+    await page.goto('/');
+    await page.waitForURL(/\/login$/);
+    await expect(page.getByRole('button', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.getByRole('link', { name: /forgot/i }).getAttribute('href'),
+    ).resolves.toContain('/forgot-password');
+    await expect(
+      page.getByRole('link', { name: /sign up/i }).getAttribute('href'),
+    ).resolves.toContain('/sign-up');
+    await screenshot(page, 'login');
+  });
+
+  it('shows the spec messages for a bad username and password, and the server failure for wrong credentials', async () => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(MESSAGES.invalidUsername).waitFor();
+    await page.getByText(MESSAGES.invalidPassword).waitFor();
+    await expect(page.getByLabel('Email').getAttribute('maxlength')).resolves.toBe('64');
+
+    await page.getByLabel('Email').fill(E2E_ADMIN_EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(SERVER_MESSAGES.incorrectCredentials).first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await screenshot(page, 'login-errors');
+  });
+
+  it('signs in with good credentials and shows the shell with the sidebar, account menu and footer', async () => {
+    await signIn(page);
+    for (const label of [
+      'Devices',
+      'Device Categories',
+      'Graphs',
+      'Wifi Firmware Images',
+      'OTA History',
+      'Fault List',
+      'Active Fault List',
+      'Search By Geo Region',
+      'Search By Product Serial No.',
+      'Deployment Settings',
+      'DeviceReports',
+    ]) {
+      await page.getByRole('link', { name: label, exact: true }).first().waitFor();
+    }
+    await page.getByText('© 2025', { exact: false }).first().waitFor();
+    await screenshot(page, 'home-shell');
+    await page.getByRole('button', { name: 'Account settings' }).click();
+    await page.getByText(E2E_ADMIN_EMAIL).first().waitFor();
+    await page.getByRole('menuitem', { name: 'User Registration' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Change Password' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
+    await screenshot(page, 'account-menu');
+  });
+
+  it('shows an honest not-found view for a /home page that is not built yet', async () => {
+    await signIn(page);
+    await page.goto('/home/firmware-images');
+    await page
+      .getByText(/not found/i)
+      .first()
+      .waitFor();
+    await screenshot(page, 'home-not-built');
+  });
+});
+
+describe('route guard', () => {
+  it('sends a visitor without a session from /home to /login', async () => {
+    await page.goto('/home/change-password/');
+    await page.waitForURL(/\/login/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('shows the unauthorised page with a way back to login', async () => {
+    await page.goto('/unauthorised');
+    await page.getByText(MESSAGES.unauthorisedPage).waitFor();
+    await page.getByRole('link', { name: 'Back to Login' }).click();
+    await page.waitForURL(/\/login$/);
+  });
+});
+
+describe('logout', () => {
+  it('asks for confirmation, can be cancelled, and ends the session on Yes, Logout', async () => {
+    await signIn(page);
+    await page.getByRole('button', { name: 'Account settings' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(MESSAGES.logoutConfirm).waitFor();
+    await page.waitForTimeout(400); // let the modal's open transition finish for the screenshot
+    await screenshot(page, 'logout-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toMatch(/^\/home/);
+
+    await page.getByRole('button', { name: 'Account settings' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: MESSAGES.logoutConfirmButton })
+      .click();
+    await page.waitForURL(/\/login$/);
+    await page.getByText(MESSAGES.loggedOut).first().waitFor();
+
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'ATK')).toBeUndefined();
+    await page.goto('/home/change-password/');
+    await page.waitForURL(/\/login/);
+  });
+});
+
+describe('session expiry', () => {
+  it('ends a session revoked on the server with the toast and a return to /login', async () => {
+    await signIn(page);
+    await page.goto('/home/change-password/');
+    await page.getByLabel('Current password').waitFor();
+
+    // Revoke every session of the operator from another client (as an admin would).
+    const token = await apiToken(server.url);
+    const revoke = await fetch(`${server.url}/v1/logout2?logout_all=true`, {
+      method: 'POST',
+      headers: { authorization: token },
+    });
+    expect(revoke.status).toBe(200);
+
+    await page.getByRole('link', { name: 'Devices', exact: true }).first().click();
+    await page.reload();
+    await page.waitForURL(/\/login/);
+    await page.getByText(MESSAGES.sessionExpired).first().waitFor();
+    await screenshot(page, 'session-expired');
+  });
+});

@@ -1,0 +1,81 @@
+import { LABELS } from '@fleetdeck/contract';
+import type { CurrentUser } from '@fleetdeck/contract';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconKey, IconLogout, IconUserPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { LogoutConfirmModal } from '../../features/auth/components/logout-confirm-modal';
+import { CHANGE_PASSWORD_PATH, USER_REGISTRATION_PATH } from '../../lib/paths';
+import { accountMenuEntries } from './access-rules';
+
+type MenuUser = Pick<CurrentUser, 'user_name' | 'permissions' | 'email_user'>;
+
+/** The Account Settings menu in the header: who is signed in, their settings, Logout. */
+export function AccountMenu({ user }: { user: MenuUser }) {
+  const [logoutOpened, logoutModal] = useDisclosure(false);
+  const entries = accountMenuEntries(user);
+  const initial = user.user_name.trim().charAt(0).toUpperCase() || '?';
+
+  return (
+    <>
+      <Menu position="bottom-end" width={260} shadow="md" withinPortal>
+        <Menu.Target>
+          <UnstyledButton
+            aria-label="Account settings"
+            px={6}
+            py={4}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          >
+            <Group gap={8} wrap="nowrap">
+              <Avatar size={32} radius="xl" color="fleet" variant="filled">
+                {initial}
+              </Avatar>
+              <Text size="sm" fw={500} visibleFrom="sm" truncate="end" maw={220}>
+                {user.user_name}
+              </Text>
+              <IconChevronDown size={14} aria-hidden="true" />
+            </Group>
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{LABELS.accountSettings}</Menu.Label>
+          <Box px="sm" pb="xs" pt={2}>
+            <Text size="xs" c="dimmed">
+              Signed in as
+            </Text>
+            <Text size="sm" fw={500} truncate="end" data-testid="signed-in-user">
+              {user.user_name}
+            </Text>
+          </Box>
+          <Menu.Divider />
+          {entries.userRegistration && (
+            <Menu.Item
+              component={Link}
+              to={USER_REGISTRATION_PATH}
+              leftSection={<IconUserPlus size={16} aria-hidden="true" />}
+            >
+              {LABELS.userRegistration}
+            </Menu.Item>
+          )}
+          {entries.changePassword && (
+            <Menu.Item
+              component={Link}
+              to={CHANGE_PASSWORD_PATH}
+              leftSection={<IconKey size={16} aria-hidden="true" />}
+            >
+              {LABELS.changePassword}
+            </Menu.Item>
+          )}
+          <Menu.Item
+            color="red"
+            leftSection={<IconLogout size={16} aria-hidden="true" />}
+            onClick={logoutModal.open}
+          >
+            {LABELS.logout}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <LogoutConfirmModal opened={logoutOpened} onClose={logoutModal.close} />
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import { createBrowserRouter, redirect } from 'react-router';
+import { PageLoader } from '../components/page-loader';
+import { RouteError } from '../components/route-error';
+import { LOGIN_PATH } from '../lib/paths';
+import { RootLayout } from './root.layout';
+
+/**
+ * The route table. Every screen is loaded on demand so the first page ships little JavaScript.
+ * Paths match case-insensitively (React Router's default), so the sidebar's /home/georegion
+ * and the spec's /home/Georegion are the same route; a trailing slash is optional.
+ */
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      Component: RootLayout,
+      HydrateFallback: PageLoader,
+      ErrorBoundary: RouteError,
+      children: [
+        { index: true, loader: () => redirect(LOGIN_PATH) },
+        {
+          path: 'login',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/login.route')).LoginRoute,
+          }),
+        },
+        {
+          path: 'unauthorised',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/unauthorised.route'))
+              .UnauthorisedRoute,
+          }),
+        },
+        {
+          path: 'sign-up',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/sign-up.route')).SignUpRoute,
+          }),
+        },
+        {
+          path: 'home',
+          lazy: async () => ({
+            Component: (await import('./layout/home.layout')).HomeLayout,
+          }),
+          children: [
+            {
+              index: true,
+              lazy: async () => ({
+                Component: (await import('./routes/home-index.route')).HomeIndexRoute,
+              }),
+            },
+            {
+              path: 'change-password',
+              lazy: async () => ({
+                Component: (await import('../features/auth/routes/change-password.route'))
+                  .ChangePasswordRoute,
+              }),
+            },
+            ...['deployment-settings', 'alarmalert'].map((path) => ({
+              path,
+              lazy: async () => ({
+                Component: (await import('./routes/customer-admin.route')).CustomerAdminRoute,
+              }),
+            })),
+            {
+              path: '*',
+              lazy: async () => ({
+                Component: (await import('./routes/home-not-found.route')).HomeNotFoundRoute,
+              }),
+            },
+          ],
+        },
+        {
+          path: '*',
+          lazy: async () => ({
+            Component: (await import('./routes/not-found.route')).NotFoundRoute,
+          }),
+        },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,12 @@
+/**
+ * The contract schemas the web app validates with. Only ever imported through loadSchemas(), so
+ * that zod lands in its own chunk (see lazy-schemas.ts).
+ */
+export {
+  CurrentUserSchema,
+  DeploymentInfoSchema,
+  LoginFormSchema,
+  LoginResponseSchema,
+  PasswordChangeFormSchema,
+  SuccessBodySchema,
+} from '@fleetdeck/contract';

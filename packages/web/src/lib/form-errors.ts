@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+
+/** Validation messages of a form: the first one per field, plus the first form-wide one. */
+export interface FormErrors<Field extends string> {
+  fields: Partial<Record<Field, string>>;
+  form: string | null;
+}
+
+/**
+ * Splits a schema's issues into per-field messages (shown under each input) and one form-wide
+ * message (issues with no field path, e.g. "Please enter all the details.").
+ */
+export function collectFormErrors<Field extends string>(
+  error: z.ZodError,
+  fields: readonly Field[],
+): FormErrors<Field> {
+  const result: FormErrors<Field> = { fields: {}, form: null };
+  for (const issue of error.issues) {
+    const head = issue.path[0];
+    const field = fields.find((name) => name === head);
+    if (field !== undefined) {
+      result.fields[field] ??= issue.message;
+    } else {
+      result.form ??= issue.message;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,21 @@
+/** Route paths the app navigates to in code (the route table itself is in router.tsx). */
+export const LOGIN_PATH = '/login';
+export const HOME_PATH = '/home';
+export const UNAUTHORISED_PATH = '/unauthorised';
+/** The Account Settings menu entry (access §2 writes it with the slash). */
+export const CHANGE_PASSWORD_PATH = '/home/change-password/';
+/** Where the customer-admin routes send everyone else (access §6 writes it without). */
+export const CHANGE_PASSWORD_REDIRECT_PATH = '/home/change-password';
+export const USER_REGISTRATION_PATH = '/home/userregistration/';
+/** Where /home sends users without a dashboard role (access §2). */
+export const DEVICES_PATH = '/home/nodes';
+export const FORGOT_PASSWORD_PATH = '/forgot-password';
+export const SIGN_UP_PATH = '/sign-up';
+export const PRIVACY_POLICY_PATH = '/privacy-policy';
+export const TERMS_OF_SERVICE_PATH = '/terms-of-service';
+
+/** Whether a path belongs to the signed-in area (matched case-insensitively, like the routes). */
+export function isSignedInPath(pathname: string): boolean {
+  const lower = pathname.toLowerCase();
+  return lower === HOME_PATH || lower.startsWith(`${HOME_PATH}/`);
+}
