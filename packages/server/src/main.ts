@@ -4,10 +4,11 @@
  */
 import { ConfigError, parseConfig, type AppConfig } from './config/env.js';
 import { buildApp, createServices } from './app.js';
-import { openDatabase } from './db/database.js';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './gateway/embedded-broker.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { syncRolesFromContract } from './repositories/role.repository.js';
 import { bootstrapFirstSuperAdmin, type BootstrapResult } from './services/auth/bootstrap-admin.js';
 
@@ -39,6 +40,35 @@ function printFirstStart(result: BootstrapResult, config: AppConfig): void {
   console.log(['', '='.repeat(width), ...lines, '='.repeat(width), ''].join('\n'));
 }
 
+/**
+ * Installed first thing, so a SIGTERM at any moment of start-up or service stops cleanly:
+ * in-flight requests finish, the broker closes, the database closes, then exit 0.
+ */
+function installShutdown(
+  logger: Logger,
+  running: { app?: FastifyInstance; broker?: EmbeddedBroker; database?: DatabaseHandle },
+): void {
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    void (async () => {
+      await running.app?.close();
+      await running.broker?.close();
+      await running.database?.close();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
@@ -48,7 +78,10 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  const running: { app?: FastifyInstance; broker?: EmbeddedBroker; database?: DatabaseHandle } = {};
+  installShutdown(logger, running);
   const database = openDatabase(config);
+  running.database = database;
   const applied = await migrateToLatest(database.db);
   if (applied.length) logger.info({ applied }, 'database migrated');
   await syncRolesFromContract(database.db);
@@ -57,6 +90,7 @@ async function main(): Promise<void> {
   if (!config.mqttUrl) {
     try {
       broker = await startEmbeddedBroker(config.mqttPort, config.host, logger);
+      running.broker = broker;
     } catch (error) {
       await database.close();
       if (isAddressInUse(error)) {
@@ -70,6 +104,7 @@ async function main(): Promise<void> {
 
   const services = await createServices(config, database);
   const app = await buildApp({ config, database, services, logger });
+  running.app = app;
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -106,26 +141,6 @@ async function main(): Promise<void> {
     `Fleetdeck is running at ${config.publicUrl} (database: ${database.location}; MQTT: ${config.mqttUrl ?? `embedded broker on port ${broker?.port}`})`,
   );
   if (firstStart) printFirstStart(firstStart, config);
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const deadline = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
-    void (async () => {
-      await app.close();
-      await broker?.close();
-      await database.close();
-      process.exit(0);
-    })();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

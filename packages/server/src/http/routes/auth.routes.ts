@@ -78,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         const body = request.body;
         const issued =
           'refreshtoken' in body
-            ? await auth.refresh(body.refreshtoken, clientMeta(request))
+            ? await auth.refresh(body.refreshtoken)
             : await auth.login(body.user_name, body.password, clientMeta(request));
         setSessionCookies(reply, config, issued);
         return presentTokens(request, issued, ttl, SERVER_MESSAGES.loginSuccessful);
@@ -101,7 +101,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       if (!token)
         throw new AppError(401, ERROR_CODES.refreshFailed, MESSAGES.unauthorizedDescription);
       try {
-        const issued = await auth.refresh(token, clientMeta(request));
+        const issued = await auth.refresh(token);
         setSessionCookies(reply, config, issued);
         return presentTokens(request, issued, ttl, SERVER_MESSAGES.loginSuccessful);
       } catch (error) {

@@ -142,7 +142,7 @@ export class AuthService {
    * whole family (RFC 9700 §4.14.2), except within a short grace window where two tabs refreshing
    * together get an access token without a new refresh token.
    */
-  async refresh(rawToken: string, meta: ClientMeta): Promise<IssuedTokens> {
+  async refresh(rawToken: string): Promise<IssuedTokens> {
     const now = this.nowSeconds();
     const tokenHash = hashRefreshToken(rawToken);
     const found = await findRefreshToken(this.db, tokenHash);
@@ -174,7 +174,6 @@ export class AuthService {
       expires_at: Math.min(now + REFRESH_TOKEN_TTL_SECONDS, found.session_expires_at),
       rotated_at: null,
     });
-    void meta;
     return this.issue(user, found.session_id, refreshToken, now);
   }
 
