@@ -4,9 +4,18 @@ import { startEmbeddedBroker, type EmbeddedBroker } from '../src/gateway/embedde
 import { createLogger } from '../src/logger.js';
 
 /** Tries one MQTT connection and reports the CONNACK outcome. */
-function tryConnect(port: number, options: mqtt.IClientOptions): Promise<{ connected: boolean; code?: number }> {
+function tryConnect(
+  port: number,
+  options: mqtt.IClientOptions,
+): Promise<{ connected: boolean; code?: number }> {
   return new Promise((resolve) => {
-    const client = mqtt.connect({ host: '127.0.0.1', port, reconnectPeriod: 0, connectTimeout: 5000, ...options });
+    const client = mqtt.connect({
+      host: '127.0.0.1',
+      port,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      ...options,
+    });
     client.once('connect', () => {
       client.end(true);
       resolve({ connected: true });
@@ -44,12 +53,19 @@ describe('embedded MQTT broker', () => {
   });
 
   it('refuses MQTT 5 clients too', async () => {
-    const outcome = await tryConnect(broker.port, { clientId: 'node-3', username: 'x', password: 'y', protocolVersion: 5 });
+    const outcome = await tryConnect(broker.port, {
+      clientId: 'node-3',
+      username: 'x',
+      password: 'y',
+      protocolVersion: 5,
+    });
     expect(outcome.connected).toBe(false);
   });
 
   it('reports a busy port to the caller instead of crashing', async () => {
-    await expect(startEmbeddedBroker(broker.port, '127.0.0.1', createLogger('silent'))).rejects.toMatchObject({
+    await expect(
+      startEmbeddedBroker(broker.port, '127.0.0.1', createLogger('silent')),
+    ).rejects.toMatchObject({
       code: 'EADDRINUSE',
     });
   });
