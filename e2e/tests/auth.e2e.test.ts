@@ -1,10 +1,10 @@
 import { MESSAGES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signIn } from '../helpers/session.js';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import {
   E2E_ADMIN_EMAIL,
-  E2E_ADMIN_PASSWORD,
   apiToken,
   startServer,
   type RunningServer,
@@ -31,18 +31,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await context.close();
 });
-
-async function signIn(
-  p: Page,
-  email = E2E_ADMIN_EMAIL,
-  password = E2E_ADMIN_PASSWORD,
-): Promise<void> {
-  await p.goto('/login');
-  await p.getByLabel('Email').fill(email);
-  await p.getByLabel('Password', { exact: true }).fill(password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.waitForURL(/\/home/);
-}
 
 describe('sign-in', () => {
   it('sends the root path to the login page', async () => {
@@ -110,6 +98,33 @@ describe('sign-in', () => {
       .first()
       .waitFor();
     await screenshot(page, 'home-not-built');
+  });
+});
+
+describe('small screens', () => {
+  it('folds the sidebar behind a burger button at phone width', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    const burger = page.getByRole('button', { name: 'Toggle navigation' });
+    await burger.waitFor();
+    const devices = page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Devices', exact: true });
+    // Mantine slides the closed navbar out of the viewport rather than removing it.
+    const onScreen = async () => {
+      const box = await devices.boundingBox();
+      return box !== null && box.x + box.width > 0 && box.x < 390;
+    };
+    await screenshot(page, 'home-phone');
+    await expect(onScreen()).resolves.toBe(false);
+    await burger.click();
+    await page.waitForTimeout(400); // slide-in transition
+    await expect(onScreen()).resolves.toBe(true);
+    await screenshot(page, 'home-phone-nav-open');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import { MESSAGES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from '../helpers/session.js';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import {
   E2E_ADMIN_EMAIL,
@@ -38,11 +39,7 @@ describe('change password', () => {
   it('applies every rule of the spec, then changes the password and keeps the operator signed in', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(E2E_ADMIN_EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/home/);
+    await signIn(page);
     await page.getByRole('button', { name: 'Account settings' }).click();
     await page.getByRole('menuitem', { name: 'Change Password' }).click();
     await page.waitForURL(/\/home\/change-password/);

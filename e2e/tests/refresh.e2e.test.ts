@@ -1,12 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from '../helpers/session.js';
 import { launchBrowser, newContext } from '../helpers/browser.js';
-import {
-  E2E_ADMIN_EMAIL,
-  E2E_ADMIN_PASSWORD,
-  startServer,
-  type RunningServer,
-} from '../helpers/fleetdeck-server.js';
+import { startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 
 // Access tokens live 135 s here, so the SPA's refresh (120 s before expiry) is due after ~15 s.
 const TTL_SECONDS = 135;
@@ -28,11 +24,7 @@ describe('silent refresh', () => {
   it('refreshes the session 120 s before expiry without the operator noticing, with two tabs open', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(E2E_ADMIN_EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/home/);
+    await signIn(page);
     const second = await context.newPage();
     await second.goto('/home/change-password/');
     await second.getByLabel('Current password').waitFor();
