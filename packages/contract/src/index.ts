@@ -7,3 +7,5 @@ export * from './http.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './labels.js';
+export * from './schemas/nodes.js';
+export * from './mqtt.js';

@@ -17,7 +17,9 @@ import { AppError } from './errors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerCsrfGuard } from './http/plugins/auth.plugin.js';
 import { authRoutes } from './http/routes/auth.routes.js';
+import { nodeRoutes } from './http/routes/node.routes.js';
 import { systemRoutes } from './http/routes/system.routes.js';
+import { userRoutes } from './http/routes/user.routes.js';
 import { registerWebApp } from './http/web-app.js';
 import type { Logger } from './logger.js';
 import {
@@ -26,17 +28,27 @@ import {
   type AuthServiceOptions,
 } from './services/auth/auth.service.js';
 import { TokenService } from './services/auth/token.service.js';
+import { NodeEvents } from './services/nodes/node-events.js';
+import { NodeIngestService } from './services/nodes/node-ingest.service.js';
+import { NodeService } from './services/nodes/node.service.js';
+import { UserService } from './services/users/user.service.js';
 
 /** The services one server process runs, shared by HTTP routes, MQTT handlers and jobs. */
 export interface Services {
   tokens: TokenService;
   auth: AuthService;
+  users: UserService;
+  nodes: NodeService;
+  nodeEvents: NodeEvents;
+  /** What the device gateway calls (batched, coalesced writes). */
+  ingest: NodeIngestService;
 }
 
 /** Builds the services over an open, migrated database. */
 export async function createServices(
   config: AppConfig,
   database: DatabaseHandle,
+  logger: Logger,
   authOptions: Partial<AuthServiceOptions> = {},
 ): Promise<Services> {
   const tokens = await TokenService.create(
@@ -45,7 +57,10 @@ export async function createServices(
     config.accessTokenTtlSeconds,
   );
   const auth = new AuthService(database.db, tokens, { ...DEFAULT_AUTH_OPTIONS, ...authOptions });
-  return { tokens, auth };
+  const nodes = new NodeService(database.db);
+  const nodeEvents = new NodeEvents();
+  const ingest = new NodeIngestService(database.db, nodes, nodeEvents, logger);
+  return { tokens, auth, users: new UserService(database.db), nodes, nodeEvents, ingest };
 }
 
 export interface BuildAppOptions {
@@ -138,6 +153,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     auth: services.auth,
     loginRateLimit: { max: options.loginRequestsPerMinute ?? 60, timeWindow: 60_000 },
+  });
+  await app.register(userRoutes, { auth: services.auth, users: services.users });
+  await app.register(nodeRoutes, {
+    auth: services.auth,
+    nodes: services.nodes,
+    events: services.nodeEvents,
   });
   await registerWebApp(app, config.webDistDir);
   return app;

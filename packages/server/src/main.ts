@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const services = await createServices(config, database);
+  const services = await createServices(config, database, logger);
   const app = await buildApp({ config, database, services, logger });
   running.app = app;
   try {

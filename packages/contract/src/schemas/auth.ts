@@ -155,3 +155,20 @@ export const HealthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
   checks: z.record(z.string(), z.enum(['ok', 'failed'])).optional(),
 });
+
+/**
+ * POST /v1/admin/user2 (minimal form until user management lands): an e-mail account with a
+ * password and roles. End-user accounts (`user`) exist so nodes can be claimed.
+ */
+export const CreateUserBodySchema = z.object({
+  user_name: UserNameSchema,
+  password: NewPasswordSchema,
+  roles: z.array(z.enum(ROLES)).min(1, { error: 'Please select his role' }).max(6),
+});
+export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
+
+export const CreateUserResponseSchema = z.object({
+  status: z.literal('success'),
+  description: z.string(),
+  user_id: z.string(),
+});

@@ -58,6 +58,62 @@ export interface SystemSecretsTable {
   created_at: EpochSeconds;
 }
 
+export interface NodesTable {
+  node_id: string;
+  name: string;
+  type: string;
+  model: string;
+  fw_version: string;
+  city: string | null;
+  serial: string | null;
+  /** JSON array of `key:value` strings, in the order they were given. */
+  tags: string;
+  credential_hash: string;
+  secret_key_hash: string;
+  registered_at: EpochSeconds;
+  activated_at: EpochSeconds | null;
+  /** null: never connected; 1: online; 0: offline. */
+  connected: number | null;
+  /** Epoch milliseconds of the last connectivity change. */
+  conn_changed_at: number | null;
+  conn_session: number;
+  config: string | null;
+  params: string | null;
+  config_updated_at: EpochSeconds | null;
+  params_updated_at: EpochSeconds | null;
+  last_activity_at: EpochSeconds | null;
+  primary_user_id: string | null;
+  claimed_at: EpochSeconds | null;
+}
+
+export interface NodeTagsTable {
+  tag: string;
+  node_id: string;
+}
+
+export interface NodeAlertsTable {
+  alert_id: string;
+  node_id: string;
+  created_at: EpochSeconds;
+  payload: string;
+}
+
+export interface UserNodeMappingsTable {
+  request_id: string;
+  node_id: string;
+  user_id: string;
+  secret_key_hash: string;
+  operation: string;
+  status: string;
+  created_at: EpochSeconds;
+  updated_at: EpochSeconds;
+}
+
+export interface NodeCountersTable {
+  name: string;
+  value: number;
+}
+
 /** Every table Kysely knows about. */
 export interface Database {
   users: UsersTable;
@@ -67,4 +123,9 @@ export interface Database {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   system_secrets: SystemSecretsTable;
+  nodes: NodesTable;
+  node_tags: NodeTagsTable;
+  node_alerts: NodeAlertsTable;
+  user_node_mappings: UserNodeMappingsTable;
+  node_counters: NodeCountersTable;
 }

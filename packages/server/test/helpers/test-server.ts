@@ -84,12 +84,13 @@ export async function createTestServer(
   await migrateToLatest(database.db);
   await syncRolesFromContract(database.db);
   await bootstrapFirstSuperAdmin(database.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const services = await createServices(config, database, options.auth);
+  const logger = createLogger('silent');
+  const services = await createServices(config, database, logger, options.auth);
   const app = await buildApp({
     config,
     database,
     services,
-    logger: createLogger('silent'),
+    logger,
     loginRequestsPerMinute: options.loginRequestsPerMinute ?? 1000,
   });
   await app.ready();

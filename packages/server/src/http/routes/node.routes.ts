@@ -1,0 +1,212 @@
+import {
+  AdminNodesListSchema,
+  AdminNodesQuerySchema,
+  NodeIdQuerySchema,
+  RegisterNodesBodySchema,
+  RegisterNodesResponseSchema,
+  SetNodeTagsBodySchema,
+  SuccessBodySchema,
+  UserNodeMappingBodySchema,
+  UserNodeMappingResponseSchema,
+  UserNodeMappingStatusSchema,
+  UserNodesListSchema,
+  UserNodesQuerySchema,
+  type NodeConnectivityEvent,
+} from '@fleetdeck/contract';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthService } from '../../services/auth/auth.service.js';
+import type { NodeEvents } from '../../services/nodes/node-events.js';
+import type { NodeService } from '../../services/nodes/node.service.js';
+import { authOf, requireAuth } from '../plugins/auth.plugin.js';
+import { toNodeInfo } from '../presenters/node.presenter.js';
+
+export interface NodeRoutesOptions {
+  auth: AuthService;
+  nodes: NodeService;
+  events: NodeEvents;
+}
+
+const SSE_PING_MS = 25_000;
+
+/** Node registry, fleet lists, user nodes, user ↔ node mapping and the live event stream. */
+export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
+  app,
+  { auth, nodes, events },
+) => {
+  // Open event streams end when the server closes, so shutdown never waits on a dashboard.
+  const streams = new Set<{ end: () => void }>();
+  app.addHook('onClose', async () => {
+    for (const stream of streams) stream.end();
+  });
+
+  app.get(
+    '/v1/admin/nodes',
+    {
+      preHandler: requireAuth(auth, 'nodes.read'),
+      schema: {
+        tags: ['nodes'],
+        summary:
+          'Fleet list: keyset pages ordered by node_id with index-backed filters and exact totals',
+        querystring: AdminNodesQuerySchema,
+        response: { 200: AdminNodesListSchema },
+      },
+    },
+    async (request) => {
+      const withDocuments = request.query.node_details === 'true';
+      const page = await nodes.listForAdmin(request.query);
+      return {
+        nodes: page.rows.map((row) => row.node_id),
+        node_info: page.rows.map((row) => toNodeInfo(row, withDocuments)),
+        total: page.total,
+        ...(page.nextId ? { next_id: page.nextId } : {}),
+      };
+    },
+  );
+
+  app.post(
+    '/v1/admin/node_ids',
+    {
+      preHandler: requireAuth(auth, 'nodes.write'),
+      schema: {
+        tags: ['nodes'],
+        summary: "Register nodes; each node's MQTT credentials are returned only in this answer",
+        body: RegisterNodesBodySchema,
+        response: { 200: RegisterNodesResponseSchema },
+      },
+    },
+    async (request) => {
+      const registered = await nodes.register(request.body.nodes);
+      return {
+        status: 'success' as const,
+        description: `Registered ${registered.length} node(s)`,
+        nodes: registered,
+      };
+    },
+  );
+
+  app.put(
+    '/v1/admin/nodes',
+    {
+      preHandler: requireAuth(auth, 'nodes.write'),
+      schema: {
+        tags: ['nodes'],
+        summary: "Replace a node's tags (location first, then esp.serial_num)",
+        querystring: NodeIdQuerySchema,
+        body: SetNodeTagsBodySchema,
+        response: { 200: SuccessBodySchema },
+      },
+    },
+    async (request) => {
+      await nodes.setTags(request.query.node_id, request.body.tags);
+      return { status: 'success' as const, description: 'Node tags updated' };
+    },
+  );
+
+  for (const path of ['/v1/user/nodes', '/v1/nodes']) {
+    app.get(
+      path,
+      {
+        preHandler: requireAuth(auth, 'user.self'),
+        schema: {
+          tags: ['nodes'],
+          summary: 'The nodes the caller has claimed',
+          querystring: UserNodesQuerySchema,
+          response: { 200: UserNodesListSchema },
+        },
+      },
+      async (request) => {
+        const withDetails = request.query.node_details === 'true';
+        const page = await nodes.listForUser(
+          authOf(request).user.userId,
+          request.query,
+          withDetails,
+        );
+        return {
+          nodes: page.rows.map((row) => row.node_id),
+          ...(withDetails ? { node_details: page.rows.map((row) => toNodeInfo(row, true)) } : {}),
+          total: page.total,
+          ...(page.nextId ? { next_id: page.nextId } : {}),
+        };
+      },
+    );
+  }
+
+  app.put(
+    '/v1/user/nodes/mapping',
+    {
+      preHandler: requireAuth(auth, 'user.self'),
+      schema: {
+        tags: ['nodes'],
+        summary: 'Ask to map (or unmap) a node; the node confirms on user/mapping',
+        body: UserNodeMappingBodySchema,
+        response: { 200: UserNodeMappingResponseSchema },
+      },
+    },
+    async (request) => {
+      const { node_id, secret_key, operation } = request.body;
+      const requestId = await nodes.requestMapping(
+        authOf(request).user.userId,
+        node_id,
+        secret_key,
+        operation,
+      );
+      return {
+        status: 'success' as const,
+        description: 'Mapping request accepted',
+        request_id: requestId,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/user/nodes/mapping',
+    {
+      preHandler: requireAuth(auth, 'user.self'),
+      schema: {
+        tags: ['nodes'],
+        summary: 'The state of a mapping request',
+        querystring: z.object({ request_id: z.string().min(1).max(64) }),
+        response: { 200: UserNodeMappingStatusSchema },
+      },
+    },
+    async (request) => {
+      const status = await nodes.mappingStatus(
+        authOf(request).user.userId,
+        request.query.request_id,
+      );
+      return { request_id: request.query.request_id, request_status: status };
+    },
+  );
+
+  app.get(
+    '/v1/events',
+    {
+      preHandler: requireAuth(auth, 'nodes.read'),
+      schema: { tags: ['nodes'], summary: 'Server-sent events: node.connectivity' },
+    },
+    (request, reply) => {
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write(': connected\n\n');
+      const send = (event: NodeConnectivityEvent) => {
+        res.write(`event: node.connectivity\ndata: ${JSON.stringify(event)}\n\n`);
+      };
+      const unsubscribe = events.onConnectivity(send);
+      const ping = setInterval(() => res.write(': ping\n\n'), SSE_PING_MS);
+      const stream = { end: () => res.end() };
+      streams.add(stream);
+      request.raw.on('close', () => {
+        clearInterval(ping);
+        unsubscribe();
+        streams.delete(stream);
+      });
+    },
+  );
+};

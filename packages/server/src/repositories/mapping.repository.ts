@@ -1,0 +1,101 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, UserNodeMappingsTable } from '../db/schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Stores a mapping request. */
+export async function insertMappingRequest(db: Db, request: UserNodeMappingsTable): Promise<void> {
+  await db.insertInto('user_node_mappings').values(request).execute();
+}
+
+/** A mapping request by id. */
+export async function findMappingRequest(
+  db: Db,
+  requestId: string,
+): Promise<UserNodeMappingsTable | undefined> {
+  return db
+    .selectFrom('user_node_mappings')
+    .selectAll()
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
+}
+
+/** The newest open `add` request of a user for a node. */
+export async function findOpenRequest(
+  db: Db,
+  nodeId: string,
+  userId: string,
+): Promise<UserNodeMappingsTable | undefined> {
+  return db
+    .selectFrom('user_node_mappings')
+    .selectAll()
+    .where('node_id', '=', nodeId)
+    .where('status', '=', 'requested')
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** Sets a request's status. */
+export async function setMappingStatus(
+  db: Db,
+  requestId: string,
+  status: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('user_node_mappings')
+    .set({ status, updated_at: now })
+    .where('request_id', '=', requestId)
+    .execute();
+}
+
+/** Discards every open request for a node except one. */
+export async function discardOtherRequests(
+  db: Db,
+  nodeId: string,
+  keepRequestId: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('user_node_mappings')
+    .set({ status: 'discarded', updated_at: now })
+    .where('node_id', '=', nodeId)
+    .where('status', '=', 'requested')
+    .where('request_id', '!=', keepRequestId)
+    .execute();
+}
+
+/** Marks open requests created before `before` as timed out; returns how many. */
+export async function markTimedOutMappings(db: Db, before: number, now: number): Promise<number> {
+  const result = await db
+    .updateTable('user_node_mappings')
+    .set({ status: 'timedout', updated_at: now })
+    .where('status', '=', 'requested')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Binds a node to its primary user. */
+export async function claimNode(
+  db: Db,
+  nodeId: string,
+  userId: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('nodes')
+    .set({ primary_user_id: userId, claimed_at: now })
+    .where('node_id', '=', nodeId)
+    .execute();
+}
+
+/** Drops a node's user association (remove, or a factory reset reported by the node). */
+export async function releaseNode(db: Db, nodeId: string): Promise<void> {
+  await db
+    .updateTable('nodes')
+    .set({ primary_user_id: null, claimed_at: null })
+    .where('node_id', '=', nodeId)
+    .execute();
+}

@@ -1,0 +1,232 @@
+import type { NodeStatus } from '@fleetdeck/contract';
+import { type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { Database, NodesTable } from '../db/schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Filters of the node lists; every one is backed by an index on (column, node_id). */
+export interface NodeFilter {
+  nodeId?: string | undefined;
+  /** Node-id prefix. */
+  search?: string | undefined;
+  status?: NodeStatus | undefined;
+  type?: string | undefined;
+  model?: string | undefined;
+  fwVersion?: string | undefined;
+  /** One `key:value` tag. */
+  tag?: string | undefined;
+  /** Matched case-insensitively (stored lower-case). */
+  city?: string | undefined;
+  /** Matched case-insensitively (stored upper-case). */
+  serial?: string | undefined;
+  /** Only nodes claimed by this user. */
+  userId?: string | undefined;
+}
+
+/** Normalised keys stored in the indexed city and serial columns. */
+export const cityKey = (city: string): string => city.trim().toLowerCase();
+export const serialKey = (serial: string): string => serial.trim().toUpperCase();
+
+/** The next string after every string that starts with `prefix` (code-point order). */
+function prefixUpperBound(prefix: string): string {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+function applyFilter<O>(
+  query: SelectQueryBuilder<Database, 'nodes', O>,
+  filter: NodeFilter,
+): SelectQueryBuilder<Database, 'nodes', O> {
+  let q = query;
+  if (filter.nodeId !== undefined) q = q.where('nodes.node_id', '=', filter.nodeId);
+  if (filter.search) {
+    q = q
+      .where('nodes.node_id', '>=', filter.search)
+      .where('nodes.node_id', '<', prefixUpperBound(filter.search));
+  }
+  if (filter.status === 'online') q = q.where('nodes.connected', '=', 1);
+  if (filter.status === 'offline') q = q.where('nodes.connected', '=', 0);
+  if (filter.status === 'not_activated') q = q.where('nodes.connected', 'is', null);
+  if (filter.type !== undefined) q = q.where('nodes.type', '=', filter.type);
+  if (filter.model !== undefined) q = q.where('nodes.model', '=', filter.model);
+  if (filter.fwVersion !== undefined) q = q.where('nodes.fw_version', '=', filter.fwVersion);
+  if (filter.city !== undefined) q = q.where('nodes.city', '=', cityKey(filter.city));
+  if (filter.serial !== undefined) q = q.where('nodes.serial', '=', serialKey(filter.serial));
+  if (filter.userId !== undefined) q = q.where('nodes.primary_user_id', '=', filter.userId);
+  if (filter.tag !== undefined) {
+    const tag = filter.tag;
+    q = q.where('nodes.node_id', 'in', (eb) =>
+      eb.selectFrom('node_tags').select('node_tags.node_id').where('node_tags.tag', '=', tag),
+    );
+  }
+  return q;
+}
+
+/**
+ * One keyset page ordered by node_id: rows with node_id ≥ `startId`, `limit + 1` of them so the
+ * caller knows the next cursor. Never an OFFSET scan.
+ */
+export async function listNodes(
+  db: Db,
+  filter: NodeFilter,
+  startId: string | undefined,
+  limit: number,
+  withDocuments: boolean,
+): Promise<NodesTable[]> {
+  let query = applyFilter(db.selectFrom('nodes').selectAll('nodes'), filter);
+  if (startId !== undefined) query = query.where('nodes.node_id', '>=', startId);
+  const rows = await query
+    .orderBy('nodes.node_id')
+    .limit(limit + 1)
+    .execute();
+  return withDocuments ? rows : rows.map((row) => ({ ...row, config: null, params: null }));
+}
+
+/** The exact number of nodes matching the filter (from maintained counters when possible). */
+export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
+  const keys = Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key);
+  if (keys.length === 0 || (keys.length === 1 && keys[0] === 'status')) {
+    return readCounter(db, filter.status ?? 'total');
+  }
+  const row = await applyFilter(
+    db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')),
+    filter,
+  ).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The query plan the database chooses for a filtered page (tests assert that indexes are used). */
+export async function explainListNodes(
+  db: Kysely<Database>,
+  filter: NodeFilter,
+  postgres: boolean,
+): Promise<string> {
+  const compiled = applyFilter(db.selectFrom('nodes').selectAll('nodes'), filter)
+    .where('nodes.node_id', '>=', '')
+    .orderBy('nodes.node_id')
+    .limit(11)
+    .compile();
+  const explained = await db.executeQuery<Record<string, unknown>>({
+    ...compiled,
+    sql: `${postgres ? 'EXPLAIN ' : 'EXPLAIN QUERY PLAN '}${compiled.sql}`,
+  });
+  return explained.rows.map((row) => Object.values(row).join(' ')).join('\n');
+}
+
+/** A node by id. */
+export async function findNode(db: Db, nodeId: string): Promise<NodesTable | undefined> {
+  return db.selectFrom('nodes').selectAll().where('node_id', '=', nodeId).executeTakeFirst();
+}
+
+/** The stored credential hash of a node. */
+export async function findNodeCredential(db: Db, nodeId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('nodes')
+    .select('credential_hash')
+    .where('node_id', '=', nodeId)
+    .executeTakeFirst();
+  return row?.credential_hash;
+}
+
+/** Which of the given ids exist already. */
+export async function existingNodeIds(db: Db, nodeIds: readonly string[]): Promise<string[]> {
+  if (nodeIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('nodes')
+    .select('node_id')
+    .where('node_id', 'in', [...nodeIds])
+    .execute();
+  return rows.map((row) => row.node_id);
+}
+
+/** Inserts nodes and their tags (call inside a transaction). */
+export async function insertNodes(db: Db, nodes: readonly NodesTable[]): Promise<void> {
+  for (let i = 0; i < nodes.length; i += 200) {
+    const chunk = nodes.slice(i, i + 200);
+    await db
+      .insertInto('nodes')
+      .values([...chunk])
+      .execute();
+    const tags = chunk.flatMap((node) =>
+      uniqueTags(node).map((tag) => ({ tag, node_id: node.node_id })),
+    );
+    if (tags.length > 0) await db.insertInto('node_tags').values(tags).execute();
+  }
+}
+
+function uniqueTags(node: Pick<NodesTable, 'tags'>): string[] {
+  return [...new Set(JSON.parse(node.tags) as string[])];
+}
+
+/** Replaces a node's tags and the city/serial keys derived from them. */
+export async function replaceNodeTags(
+  db: Db,
+  nodeId: string,
+  tags: readonly string[],
+  city: string | null,
+  serial: string | null,
+): Promise<void> {
+  await db
+    .updateTable('nodes')
+    .set({ tags: JSON.stringify(tags), city, serial })
+    .where('node_id', '=', nodeId)
+    .execute();
+  await db.deleteFrom('node_tags').where('node_id', '=', nodeId).execute();
+  const unique = [...new Set(tags)];
+  if (unique.length > 0)
+    await db
+      .insertInto('node_tags')
+      .values(unique.map((tag) => ({ tag, node_id: nodeId })))
+      .execute();
+}
+
+/** Reads one maintained counter (0 when never written). */
+export async function readCounter(db: Db, name: string): Promise<number> {
+  const row = await db
+    .selectFrom('node_counters')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/** Adds deltas to maintained counters (inside the transaction that changed the rows). */
+export async function addToCounters(
+  db: Db,
+  deltas: Readonly<Record<string, number>>,
+): Promise<void> {
+  for (const [name, delta] of Object.entries(deltas)) {
+    if (delta === 0) continue;
+    await db
+      .insertInto('node_counters')
+      .values({ name, value: delta })
+      .onConflict((oc) =>
+        oc.column('name').doUpdateSet((eb) => ({ value: eb('node_counters.value', '+', delta) })),
+      )
+      .execute();
+  }
+}
+
+/** Recomputes every counter from the nodes table (repair and tests). */
+export async function rebuildCounters(db: Db): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('nodes')
+    .select(['connected', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('connected')
+    .execute();
+  const counts: Record<string, number> = { total: 0, online: 0, offline: 0, not_activated: 0 };
+  for (const row of rows) {
+    const key =
+      row.connected === null ? 'not_activated' : row.connected === 1 ? 'online' : 'offline';
+    counts[key] = Number(row.n);
+    counts.total = (counts.total ?? 0) + Number(row.n);
+  }
+  await db.deleteFrom('node_counters').where('name', 'in', Object.keys(counts)).execute();
+  await db
+    .insertInto('node_counters')
+    .values(Object.entries(counts).map(([name, value]) => ({ name, value })))
+    .execute();
+  return counts;
+}

@@ -1,0 +1,43 @@
+import type {
+  AlertPayload,
+  NodeConfigPayload,
+  ParamsPayload,
+  UserMappingPayload,
+} from '@fleetdeck/contract';
+
+/**
+ * What the device gateway (embedded broker or external-broker client) asks of the node services.
+ * The gateway owns MQTT: authentication, ACL, topic normalisation, QoS 1 acknowledgements and
+ * connection bookkeeping. The services own state: they validate nothing MQTT-specific and must
+ * return quickly — writes are batched and coalesced behind these calls, so the gateway never waits
+ * for a database round trip before it acknowledges a publish.
+ */
+export interface NodeGatewayPort {
+  /** Whether `password` is the node's MQTT credential (constant-time; false for unknown nodes). */
+  authenticateNode(nodeId: string, password: string): Promise<boolean>;
+
+  /**
+   * The node connected. `session` increases with every connection of that node as the gateway
+   * saw it (or came from the node's birth message), so a late disconnect of an older connection
+   * can be recognised and ignored. `at` is epoch milliseconds.
+   */
+  nodeConnected(nodeId: string, session: number, at: number): void;
+
+  /** The connection `session` of the node ended; ignored if a newer session is known. */
+  nodeDisconnected(nodeId: string, session: number, at: number): void;
+
+  /** `config` arrived (already parsed with NodeConfigPayloadSchema). */
+  nodeConfig(nodeId: string, config: NodeConfigPayload, at: number): void;
+
+  /** `params/local` (changed params, merged) or `params/local/init` (full document). */
+  nodeParams(nodeId: string, params: ParamsPayload, init: boolean, at: number): void;
+
+  /** `alert` arrived. */
+  nodeAlert(nodeId: string, alert: AlertPayload, at: number): void;
+
+  /** `user/mapping` arrived: the node confirms (or resets) a user association. */
+  nodeUserMapping(nodeId: string, mapping: UserMappingPayload, at: number): void;
+
+  /** Resolves once everything accepted so far is durably written (for shutdown and tests). */
+  flush(): Promise<void>;
+}

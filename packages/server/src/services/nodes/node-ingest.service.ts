@@ -1,0 +1,359 @@
+import { randomUUID } from 'node:crypto';
+import {
+  NODE_TYPES,
+  type AlertPayload,
+  type NodeConfigPayload,
+  type ParamsPayload,
+  type UserMappingPayload,
+} from '@fleetdeck/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Logger } from '../../logger.js';
+import {
+  claimNode,
+  discardOtherRequests,
+  findOpenRequest,
+  releaseNode,
+  setMappingStatus,
+} from '../../repositories/mapping.repository.js';
+import { addToCounters } from '../../repositories/node.repository.js';
+import { hashNodeSecret } from './node-credentials.js';
+import type { NodeEvents } from './node-events.js';
+import type { NodeGatewayPort } from './node-gateway.port.js';
+import type { NodeService } from './node.service.js';
+
+interface PendingConnectivity {
+  connected: boolean;
+  session: number;
+  at: number;
+}
+
+/** Everything waiting to be written for one node; newer messages overwrite or merge into it. */
+interface PendingNode {
+  connectivity?: PendingConnectivity;
+  config?: { document: NodeConfigPayload; at: number };
+  /** A full document (init) replaces; partial documents merge on top. */
+  params?: { document: ParamsPayload; replace: boolean; at: number };
+  lastActivity: number;
+}
+
+export interface IngestOptions {
+  /** Longest time a message waits before its batch is written. */
+  flushIntervalMs: number;
+  /** A batch is written at once when this many nodes are pending. */
+  maxPendingNodes: number;
+}
+
+const DEFAULT_OPTIONS: IngestOptions = { flushIntervalMs: 50, maxPendingNodes: 2000 };
+const RESET_USER_ID = 'esp-rmaker';
+
+type StateKey = 'online' | 'offline' | 'not_activated';
+const stateKey = (connected: number | null): StateKey =>
+  connected === null ? 'not_activated' : connected === 1 ? 'online' : 'offline';
+
+/** Merges a partial params document into a stored one (device → param → value). */
+export function mergeParams(base: ParamsPayload, change: ParamsPayload): ParamsPayload {
+  const merged: ParamsPayload = { ...base };
+  for (const [device, params] of Object.entries(change))
+    merged[device] = { ...(merged[device] ?? {}), ...params };
+  return merged;
+}
+
+/**
+ * The gateway's way into the database. Calls return at once; per-node updates are coalesced in
+ * memory and written in one transaction per batch (every `flushIntervalMs`, or sooner when many
+ * nodes are pending), so ingest keeps up with the fleet. Connectivity is guarded by the session
+ * number: a disconnect of an older connection never overrides a newer connect.
+ */
+export class NodeIngestService implements NodeGatewayPort {
+  private pending = new Map<string, PendingNode>();
+  private alerts: Array<{ nodeId: string; payload: AlertPayload; at: number }> = [];
+  private mappings: Array<{ nodeId: string; payload: UserMappingPayload; at: number }> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly options: IngestOptions;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly nodes: NodeService,
+    private readonly events: NodeEvents,
+    private readonly logger: Logger,
+    options: Partial<IngestOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+  }
+
+  /** Whether the password is the node's MQTT credential. */
+  authenticateNode(nodeId: string, password: string): Promise<boolean> {
+    return this.nodes.authenticateNode(nodeId, password);
+  }
+
+  nodeConnected(nodeId: string, session: number, at: number): void {
+    this.setConnectivity(nodeId, { connected: true, session, at });
+  }
+
+  nodeDisconnected(nodeId: string, session: number, at: number): void {
+    this.setConnectivity(nodeId, { connected: false, session, at });
+  }
+
+  nodeConfig(nodeId: string, config: NodeConfigPayload, at: number): void {
+    const entry = this.entry(nodeId, at);
+    entry.config = { document: config, at };
+    this.schedule();
+  }
+
+  nodeParams(nodeId: string, params: ParamsPayload, init: boolean, at: number): void {
+    const entry = this.entry(nodeId, at);
+    if (init || !entry.params) entry.params = { document: params, replace: init, at };
+    else
+      entry.params = {
+        document: mergeParams(entry.params.document, params),
+        replace: entry.params.replace,
+        at,
+      };
+    this.schedule();
+  }
+
+  nodeAlert(nodeId: string, alert: AlertPayload, at: number): void {
+    this.entry(nodeId, at);
+    this.alerts.push({ nodeId, payload: alert, at });
+    this.schedule();
+  }
+
+  nodeUserMapping(nodeId: string, mapping: UserMappingPayload, at: number): void {
+    this.entry(nodeId, at);
+    this.mappings.push({ nodeId, payload: mapping, at });
+    this.schedule();
+  }
+
+  /** Writes everything accepted so far; resolves when it is committed. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.chain = this.chain.then(() => this.writeBatch());
+    return this.chain;
+  }
+
+  /**
+   * After a restart of the embedded broker no node can still be connected: mark every online
+   * node offline and reset the session counters the gateway starts again from 1.
+   */
+  async resetConnectivity(at: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const online = await trx
+        .selectFrom('nodes')
+        .select('node_id')
+        .where('connected', '=', 1)
+        .execute();
+      await trx
+        .updateTable('nodes')
+        .set({ connected: 0, conn_changed_at: at })
+        .where('connected', '=', 1)
+        .execute();
+      await trx
+        .updateTable('nodes')
+        .set({ conn_session: 0 })
+        .where('conn_session', '!=', 0)
+        .execute();
+      await addToCounters(trx, { online: -online.length, offline: online.length });
+    });
+  }
+
+  private setConnectivity(nodeId: string, change: PendingConnectivity): void {
+    const entry = this.entry(nodeId, change.at);
+    const current = entry.connectivity;
+    // Within one session the later event wins; an older session never overrides a newer one.
+    if (!current || change.session >= current.session) entry.connectivity = change;
+    this.schedule();
+  }
+
+  private entry(nodeId: string, at: number): PendingNode {
+    let entry = this.pending.get(nodeId);
+    if (!entry) {
+      entry = { lastActivity: at };
+      this.pending.set(nodeId, entry);
+    }
+    entry.lastActivity = Math.max(entry.lastActivity, at);
+    return entry;
+  }
+
+  private schedule(): void {
+    if (this.pending.size >= this.options.maxPendingNodes) {
+      void this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.options.flushIntervalMs);
+  }
+
+  private async writeBatch(): Promise<void> {
+    if (this.pending.size === 0 && this.alerts.length === 0 && this.mappings.length === 0) return;
+    const batch = this.pending;
+    const alerts = this.alerts;
+    const mappings = this.mappings;
+    this.pending = new Map();
+    this.alerts = [];
+    this.mappings = [];
+    try {
+      const changes = await this.db
+        .transaction()
+        .execute((trx) => this.apply(trx, batch, alerts, mappings));
+      for (const change of changes) {
+        this.events.emitConnectivity({ type: 'node.connectivity', ...change });
+      }
+    } catch (error) {
+      this.logger.error({ err: error, nodes: batch.size }, 'node ingest batch failed; retrying');
+      this.requeue(batch, alerts, mappings);
+      setTimeout(() => void this.flush(), 1000).unref();
+    }
+  }
+
+  /** Puts a failed batch back under anything newer that arrived meanwhile. */
+  private requeue(
+    batch: Map<string, PendingNode>,
+    alerts: typeof this.alerts,
+    mappings: typeof this.mappings,
+  ): void {
+    for (const [nodeId, old] of batch) {
+      const newer = this.pending.get(nodeId);
+      if (!newer) {
+        this.pending.set(nodeId, old);
+        continue;
+      }
+      if (
+        old.connectivity &&
+        (!newer.connectivity || old.connectivity.session > newer.connectivity.session)
+      ) {
+        newer.connectivity = old.connectivity;
+      }
+      newer.config ??= old.config;
+      if (old.params) {
+        newer.params =
+          newer.params && !newer.params.replace
+            ? {
+                ...newer.params,
+                document: mergeParams(old.params.document, newer.params.document),
+                replace: old.params.replace,
+              }
+            : (newer.params ?? old.params);
+      }
+    }
+    this.alerts = [...alerts, ...this.alerts];
+    this.mappings = [...mappings, ...this.mappings];
+  }
+
+  private async apply(
+    trx: Transaction<Database>,
+    batch: Map<string, PendingNode>,
+    alerts: typeof this.alerts,
+    mappings: typeof this.mappings,
+  ): Promise<Array<{ node_id: string; connected: boolean; timestamp: number }>> {
+    const ids = [...batch.keys()];
+    const current = new Map<
+      string,
+      {
+        connected: number | null;
+        conn_session: number;
+        params: string | null;
+        activated_at: number | null;
+      }
+    >();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await trx
+        .selectFrom('nodes')
+        .select(['node_id', 'connected', 'conn_session', 'params', 'activated_at'])
+        .where('node_id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const row of rows) current.set(row.node_id, row);
+    }
+    const deltas: Record<StateKey, number> = { online: 0, offline: 0, not_activated: 0 };
+    const changed: Array<{ node_id: string; connected: boolean; timestamp: number }> = [];
+
+    for (const [nodeId, entry] of batch) {
+      const row = current.get(nodeId);
+      if (!row) continue; // not registered (the gateway authenticates, so this is a race with a delete)
+      const update: Partial<Database['nodes']> = {
+        last_activity_at: Math.floor(entry.lastActivity / 1000),
+      };
+      const conn = entry.connectivity;
+      if (conn && conn.session >= Number(row.conn_session)) {
+        const next = conn.connected ? 1 : 0;
+        update.conn_session = conn.session;
+        if (row.connected !== next) {
+          update.connected = next;
+          update.conn_changed_at = conn.at;
+          deltas[stateKey(row.connected)] -= 1;
+          deltas[stateKey(next)] += 1;
+          changed.push({ node_id: nodeId, connected: conn.connected, timestamp: conn.at });
+        }
+        if (conn.connected && row.activated_at === null)
+          update.activated_at = Math.floor(conn.at / 1000);
+      }
+      if (entry.config) {
+        const info = entry.config.document.info;
+        update.config = JSON.stringify(entry.config.document);
+        update.config_updated_at = Math.floor(entry.config.at / 1000);
+        if (info.name) update.name = info.name.slice(0, 256);
+        if (info.model) update.model = info.model.slice(0, 64);
+        if (info.fw_version) update.fw_version = info.fw_version.slice(0, 64);
+        if (info.type && (NODE_TYPES as readonly string[]).includes(info.type))
+          update.type = info.type;
+      }
+      if (entry.params) {
+        const stored = row.params ? (JSON.parse(row.params) as ParamsPayload) : {};
+        const document = entry.params.replace
+          ? entry.params.document
+          : mergeParams(stored, entry.params.document);
+        update.params = JSON.stringify(document);
+        update.params_updated_at = Math.floor(entry.params.at / 1000);
+      }
+      await trx.updateTable('nodes').set(update).where('node_id', '=', nodeId).execute();
+    }
+    await addToCounters(trx, deltas);
+
+    const knownAlerts = alerts.filter((alert) => current.has(alert.nodeId));
+    if (knownAlerts.length > 0) {
+      await trx
+        .insertInto('node_alerts')
+        .values(
+          knownAlerts.map((alert) => ({
+            alert_id: randomUUID(),
+            node_id: alert.nodeId,
+            created_at: Math.floor(alert.at / 1000),
+            payload: JSON.stringify(alert.payload),
+          })),
+        )
+        .execute();
+    }
+    for (const mapping of mappings) await this.applyMapping(trx, mapping);
+    return changed;
+  }
+
+  /** The node confirms an open request with the matching secret, or reports a factory reset. */
+  private async applyMapping(
+    trx: Transaction<Database>,
+    { nodeId, payload, at }: { nodeId: string; payload: UserMappingPayload; at: number },
+  ): Promise<void> {
+    const now = Math.floor(at / 1000);
+    if (payload.reset && payload.user_id === RESET_USER_ID) {
+      await releaseNode(trx, nodeId);
+      await discardOtherRequests(trx, nodeId, '', now);
+      return;
+    }
+    const request = await findOpenRequest(trx, nodeId, payload.user_id);
+    if (!request || request.secret_key_hash !== hashNodeSecret(payload.secret_key)) {
+      this.logger.info(
+        { nodeId, userId: payload.user_id },
+        'user/mapping without a matching open request',
+      );
+      return;
+    }
+    await setMappingStatus(trx, request.request_id, 'confirmed', now);
+    await discardOtherRequests(trx, nodeId, request.request_id, now);
+    await claimNode(trx, nodeId, payload.user_id, now);
+  }
+}

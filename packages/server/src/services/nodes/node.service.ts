@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import {
+  MAPPING_REQUEST_STATUSES,
+  MAPPING_REQUEST_TIMEOUT_SECONDS,
+  type AdminNodesQuery,
+  type NodeRegistration,
+} from '@fleetdeck/contract';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database, NodesTable } from '../../db/schema.js';
+import { badRequest, notFound } from '../../errors.js';
+import {
+  addToCounters,
+  countNodes,
+  existingNodeIds,
+  findNode,
+  findNodeCredential,
+  insertNodes,
+  listNodes,
+  replaceNodeTags,
+  type NodeFilter,
+} from '../../repositories/node.repository.js';
+import {
+  findMappingRequest,
+  insertMappingRequest,
+  markTimedOutMappings,
+  releaseNode,
+} from '../../repositories/mapping.repository.js';
+import { hashNodeSecret, newNodeId, newNodeSecret, nodeSecretMatches } from './node-credentials.js';
+import { derivedKeys } from './node-tags.js';
+
+const MappingRequestStatusSchema = z.enum(MAPPING_REQUEST_STATUSES);
+type MappingRequestStatus = z.infer<typeof MappingRequestStatusSchema>;
+
+/** Credentials handed out once at registration. */
+export interface RegisteredNode {
+  node_id: string;
+  mqtt_username: string;
+  mqtt_password: string;
+  secret_key: string;
+}
+
+/** One page of nodes with the cursor of the next page. */
+export interface NodePage {
+  rows: NodesTable[];
+  total: number;
+  nextId: string | undefined;
+}
+
+/** The node registry: registration, listing, tags, credentials and user ↔ node mapping requests. */
+export class NodeService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private now(): number {
+    return Math.floor(this.clock() / 1000);
+  }
+
+  /** Registers nodes in one transaction and returns each node's credentials (shown only once). */
+  async register(registrations: readonly NodeRegistration[]): Promise<RegisteredNode[]> {
+    const ids = registrations.map((r) => r.node_id ?? newNodeId());
+    const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
+    if (duplicates.length > 0) throw badRequest(`Node id ${duplicates[0]} is given more than once`);
+    const now = this.now();
+    const issued: RegisteredNode[] = [];
+    const rows: NodesTable[] = registrations.map((registration, index) => {
+      const nodeId = ids[index] as string;
+      const password = newNodeSecret();
+      const secretKey = newNodeSecret();
+      issued.push({
+        node_id: nodeId,
+        mqtt_username: nodeId,
+        mqtt_password: password,
+        secret_key: secretKey,
+      });
+      const { city, serial } = derivedKeys(registration.tags);
+      return {
+        node_id: nodeId,
+        name: registration.name ?? `${registration.type} ${nodeId.slice(-4)}`,
+        type: registration.type,
+        model: registration.model,
+        fw_version: registration.fw_version,
+        city,
+        serial,
+        tags: JSON.stringify(registration.tags),
+        credential_hash: hashNodeSecret(password),
+        secret_key_hash: hashNodeSecret(secretKey),
+        registered_at: now,
+        activated_at: null,
+        connected: null,
+        conn_changed_at: null,
+        conn_session: 0,
+        config: null,
+        params: null,
+        config_updated_at: null,
+        params_updated_at: null,
+        last_activity_at: null,
+        primary_user_id: null,
+        claimed_at: null,
+      };
+    });
+    await this.db.transaction().execute(async (trx) => {
+      const existing = await existingNodeIds(trx, ids);
+      if (existing.length > 0) throw badRequest(`Node ${existing[0]} is already registered`);
+      await insertNodes(trx, rows);
+      await addToCounters(trx, { total: rows.length, not_activated: rows.length });
+    });
+    return issued;
+  }
+
+  /** A keyset page of the fleet for admins. */
+  async listForAdmin(query: AdminNodesQuery): Promise<NodePage> {
+    const filter: NodeFilter = {
+      nodeId: query.node_id,
+      search: query.search,
+      status: query.node_status,
+      type: query.type,
+      model: query.model,
+      fwVersion: query.fw_version,
+      tag: query.tags,
+      city: query.city,
+      serial: query.serial,
+    };
+    return this.page(filter, query.start_id, query.num_records, query.node_details === 'true');
+  }
+
+  /** A keyset page of the nodes an end user has claimed. */
+  async listForUser(
+    userId: string,
+    query: { node_id?: string | undefined; start_id?: string | undefined; num_records: number },
+    withDocuments: boolean,
+  ): Promise<NodePage> {
+    return this.page(
+      { userId, nodeId: query.node_id },
+      query.start_id,
+      query.num_records,
+      withDocuments,
+    );
+  }
+
+  private async page(
+    filter: NodeFilter,
+    startId: string | undefined,
+    limit: number,
+    withDocuments: boolean,
+  ): Promise<NodePage> {
+    const [rows, total] = await Promise.all([
+      listNodes(this.db, filter, startId, limit, withDocuments),
+      countNodes(this.db, filter),
+    ]);
+    const next = rows.length > limit ? rows[limit] : undefined;
+    return { rows: rows.slice(0, limit), total, nextId: next?.node_id };
+  }
+
+  /** Replaces a node's tags (location first, then the serial). */
+  async setTags(nodeId: string, tags: readonly string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await findNode(trx, nodeId))) throw notFound('Node does not exist');
+      const { city, serial } = derivedKeys(tags);
+      await replaceNodeTags(trx, nodeId, tags, city, serial);
+    });
+  }
+
+  /** Whether the presented MQTT password belongs to the node (constant time). */
+  async authenticateNode(nodeId: string, password: string): Promise<boolean> {
+    const stored = await findNodeCredential(this.db, nodeId);
+    if (!stored) {
+      // Same work as a real comparison, so unknown ids answer in the same time.
+      nodeSecretMatches(password, hashNodeSecret('unknown-node'));
+      return false;
+    }
+    return nodeSecretMatches(password, stored);
+  }
+
+  /**
+   * An end user asks to be mapped to a node (secret-key flow): the request waits for the node's
+   * `user/mapping` publish, or times out. `remove` releases a node the user holds at once.
+   */
+  async requestMapping(
+    userId: string,
+    nodeId: string,
+    secretKey: string,
+    operation: 'add' | 'remove',
+  ): Promise<string> {
+    const node = await findNode(this.db, nodeId);
+    if (!node) throw notFound('Node does not exist');
+    const now = this.now();
+    const requestId = randomUUID();
+    if (operation === 'remove') {
+      if (node.primary_user_id !== userId) throw badRequest('Node does not belong to user', 100010);
+      await this.db.transaction().execute(async (trx) => {
+        await releaseNode(trx, nodeId);
+        await insertMappingRequest(trx, {
+          request_id: requestId,
+          node_id: nodeId,
+          user_id: userId,
+          secret_key_hash: hashNodeSecret(secretKey),
+          operation,
+          status: 'confirmed',
+          created_at: now,
+          updated_at: now,
+        });
+      });
+      return requestId;
+    }
+    await insertMappingRequest(this.db, {
+      request_id: requestId,
+      node_id: nodeId,
+      user_id: userId,
+      secret_key_hash: hashNodeSecret(secretKey),
+      operation,
+      status: 'requested',
+      created_at: now,
+      updated_at: now,
+    });
+    return requestId;
+  }
+
+  /** The state of a mapping request of this user (requested, confirmed, timedout, discarded). */
+  async mappingStatus(userId: string, requestId: string): Promise<MappingRequestStatus> {
+    await markTimedOutMappings(this.db, this.now() - MAPPING_REQUEST_TIMEOUT_SECONDS, this.now());
+    const request = await findMappingRequest(this.db, requestId);
+    if (!request || request.user_id !== userId) throw notFound('Mapping request does not exist');
+    return MappingRequestStatusSchema.parse(request.status);
+  }
+
+  /** Marks unconfirmed requests older than the timeout as timed out (periodic job). */
+  async expireMappingRequests(): Promise<number> {
+    return markTimedOutMappings(this.db, this.now() - MAPPING_REQUEST_TIMEOUT_SECONDS, this.now());
+  }
+}
