@@ -36,7 +36,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
 ) => {
   // Open event streams end when the server closes, so shutdown never waits on a dashboard.
   const streams = new Set<{ end: () => void }>();
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     for (const stream of streams) stream.end();
   });
 
