@@ -37,6 +37,11 @@ const TARGETS = [
     sources: ['packages/server/src', 'packages/server/package.json', 'packages/contract/src'],
   },
   {
+    name: 'simulator',
+    output: 'packages/simulator/dist/cli.js',
+    sources: ['packages/simulator/src', 'packages/simulator/package.json', 'packages/contract/src'],
+  },
+  {
     name: 'web',
     output: 'packages/web/dist/index.html',
     sources: [
