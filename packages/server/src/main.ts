@@ -7,7 +7,10 @@ import { buildApp, createServices } from './app.js';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from './gateway/embedded-broker.js';
+import type { Services } from './app.js';
+import { startEmbeddedBroker } from './gateway/embedded-broker.js';
+import { startExternalGateway } from './gateway/external-gateway.js';
+import type { NodeGateway } from './gateway/node-gateway.js';
 import { createLogger, type Logger } from './logger.js';
 import { syncRolesFromContract } from './repositories/role.repository.js';
 import { bootstrapFirstSuperAdmin, type BootstrapResult } from './services/auth/bootstrap-admin.js';
@@ -46,7 +49,12 @@ function printFirstStart(result: BootstrapResult, config: AppConfig): void {
  */
 function installShutdown(
   logger: Logger,
-  running: { app?: FastifyInstance; broker?: EmbeddedBroker; database?: DatabaseHandle },
+  running: {
+    app?: FastifyInstance;
+    broker?: NodeGateway;
+    services?: Services;
+    database?: DatabaseHandle;
+  },
 ): void {
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -61,6 +69,7 @@ function installShutdown(
     void (async () => {
       await running.app?.close();
       await running.broker?.close();
+      await running.services?.ingest.flush();
       await running.database?.close();
       process.exit(0);
     })();
@@ -78,7 +87,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const running: { app?: FastifyInstance; broker?: EmbeddedBroker; database?: DatabaseHandle } = {};
+  const running: {
+    app?: FastifyInstance;
+    broker?: NodeGateway;
+    services?: Services;
+    database?: DatabaseHandle;
+  } = {};
   installShutdown(logger, running);
   const database = openDatabase(config);
   running.database = database;
@@ -86,10 +100,30 @@ async function main(): Promise<void> {
   if (applied.length) logger.info({ applied }, 'database migrated');
   await syncRolesFromContract(database.db);
 
-  let broker: EmbeddedBroker | undefined;
+  const services = await createServices(config, database, logger);
+  running.services = services;
+  // Mapping requests the node never confirmed are kept as timed out (counted by statistics).
+  const mappingExpiry = setInterval(() => {
+    services.nodes
+      .expireMappingRequests()
+      .catch((error: unknown) => logger.error({ err: error }, 'mapping expiry failed'));
+  }, 30_000);
+  mappingExpiry.unref();
+
+  let broker: NodeGateway | undefined;
+  let brokerPort: number | undefined;
   if (!config.mqttUrl) {
+    // Session numbers start again at 1 with the embedded broker: nobody is connected yet.
+    await services.ingest.resetConnectivity(Date.now());
     try {
-      broker = await startEmbeddedBroker(config.mqttPort, config.host, logger);
+      const embedded = await startEmbeddedBroker(
+        config.mqttPort,
+        config.host,
+        services.ingest,
+        logger,
+      );
+      broker = embedded;
+      brokerPort = embedded.port;
       running.broker = broker;
     } catch (error) {
       await database.close();
@@ -100,9 +134,16 @@ async function main(): Promise<void> {
       }
       throw error;
     }
+  } else {
+    try {
+      broker = await startExternalGateway(config.mqttUrl, services.ingest, logger);
+      running.broker = broker;
+    } catch (error) {
+      await database.close();
+      fail(`MQTT broker: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
-  const services = await createServices(config, database, logger);
   const app = await buildApp({ config, database, services, logger });
   running.app = app;
   try {
@@ -133,12 +174,12 @@ async function main(): Promise<void> {
     {
       url: config.publicUrl,
       database: database.dialect,
-      mqtt: config.mqttUrl ?? `embedded broker on port ${broker?.port}`,
+      mqtt: config.mqttUrl ?? `embedded broker on port ${brokerPort}`,
     },
     'fleetdeck started',
   );
   console.log(
-    `Fleetdeck is running at ${config.publicUrl} (database: ${database.location}; MQTT: ${config.mqttUrl ?? `embedded broker on port ${broker?.port}`})`,
+    `Fleetdeck is running at ${config.publicUrl} (database: ${database.location}; MQTT: ${config.mqttUrl ?? `embedded broker on port ${brokerPort}`})`,
   );
   if (firstStart) printFirstStart(firstStart, config);
 }

@@ -48,11 +48,17 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     const t = Date.now();
     server.services.ingest.nodeConnected('A1', 1, t);
     await server.services.ingest.flush();
-    expect(await info('A1')).toMatchObject({ node_status: 'online', status: { connectivity: { connected: true, timestamp: t } } });
+    expect(await info('A1')).toMatchObject({
+      node_status: 'online',
+      status: { connectivity: { connected: true, timestamp: t } },
+    });
     expect((await info('A1')).activation_timestamp).toBe(Math.floor(t / 1000));
     server.services.ingest.nodeDisconnected('A1', 1, t + 10);
     await server.services.ingest.flush();
-    expect(await info('A1')).toMatchObject({ node_status: 'offline', status: { connectivity: { connected: false, timestamp: t + 10 } } });
+    expect(await info('A1')).toMatchObject({
+      node_status: 'offline',
+      status: { connectivity: { connected: false, timestamp: t + 10 } },
+    });
   });
 
   it('ignores the late disconnect of an older connection (reconnect race), within and across batches', async () => {
@@ -77,20 +83,37 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     const t = Date.now();
     server.services.ingest.nodeConfig(
       'A3',
-      { node_id: 'A3', config_version: '2020-03-20', info: { name: 'Hall AC', fw_version: '1.1.0', type: 'Air Conditioner', model: 'FD-AC-2' }, devices: [] },
+      {
+        node_id: 'A3',
+        config_version: '2020-03-20',
+        info: { name: 'Hall AC', fw_version: '1.1.0', type: 'Air Conditioner', model: 'FD-AC-2' },
+        devices: [],
+      },
       t,
     );
     server.services.ingest.nodeParams('A3', { AC: { Power: false, Temperature: 24 } }, true, t);
     server.services.ingest.nodeParams('A3', { AC: { Power: true } }, false, t + 1);
     await server.services.ingest.flush();
-    server.services.ingest.nodeParams('A3', { AC: { Mode: 'cool' }, Time: { TZ: 'Asia/Kolkata' } }, false, t + 2);
+    server.services.ingest.nodeParams(
+      'A3',
+      { AC: { Mode: 'cool' }, Time: { TZ: 'Asia/Kolkata' } },
+      false,
+      t + 2,
+    );
     await server.services.ingest.flush();
     const node = await info('A3');
     expect(node).toMatchObject({ name: 'Hall AC', fw_version: '1.1.0', model: 'FD-AC-2' });
-    expect(node.params).toEqual({ AC: { Power: true, Temperature: 24, Mode: 'cool' }, Time: { TZ: 'Asia/Kolkata' } });
+    expect(node.params).toEqual({
+      AC: { Power: true, Temperature: 24, Mode: 'cool' },
+      Time: { TZ: 'Asia/Kolkata' },
+    });
     expect(node.config).toMatchObject({ info: { name: 'Hall AC' } });
     // The firmware version from config feeds the fleet filter.
-    const filtered = await server.app.inject({ method: 'GET', url: '/v1/admin/nodes?fw_version=1.1.0', headers: { authorization: token } });
+    const filtered = await server.app.inject({
+      method: 'GET',
+      url: '/v1/admin/nodes?fw_version=1.1.0',
+      headers: { authorization: token },
+    });
     expect(filtered.json<{ nodes: string[] }>().nodes).toEqual(['A3']);
     // A later init replaces the whole document.
     server.services.ingest.nodeParams('A3', { AC: { Power: false } }, true, t + 3);
@@ -99,11 +122,21 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
   });
 
   it('keeps alerts', async () => {
-    server.services.ingest.nodeAlert('A4', { 'esp.alert.str': 'Filter needs cleaning' }, Date.now());
+    server.services.ingest.nodeAlert(
+      'A4',
+      { 'esp.alert.str': 'Filter needs cleaning' },
+      Date.now(),
+    );
     await server.services.ingest.flush();
-    const rows = await server.database.db.selectFrom('node_alerts').selectAll().where('node_id', '=', 'A4').execute();
+    const rows = await server.database.db
+      .selectFrom('node_alerts')
+      .selectAll()
+      .where('node_id', '=', 'A4')
+      .execute();
     expect(rows).toHaveLength(1);
-    expect(JSON.parse(rows[0]?.payload ?? '{}')).toEqual({ 'esp.alert.str': 'Filter needs cleaning' });
+    expect(JSON.parse(rows[0]?.payload ?? '{}')).toEqual({
+      'esp.alert.str': 'Filter needs cleaning',
+    });
   });
 
   it('maps a node to an end user when the node confirms the secret, and times out unconfirmed requests', async () => {
@@ -111,11 +144,16 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
       method: 'POST',
       url: '/v1/admin/user2',
       headers: { authorization: token },
-      payload: { user_name: 'homeowner@fleetdeck.test', password: 'Sunny-Kitchen-2031', roles: ['user'] },
+      payload: {
+        user_name: 'homeowner@fleetdeck.test',
+        password: 'Sunny-Kitchen-2031',
+        roles: ['user'],
+      },
     });
     expect(created.statusCode).toBe(201);
     const userId = created.json<{ user_id: string }>().user_id;
-    const userToken = (await apiLogin(server.app, 'homeowner@fleetdeck.test', 'Sunny-Kitchen-2031')).accesstoken;
+    const userToken = (await apiLogin(server.app, 'homeowner@fleetdeck.test', 'Sunny-Kitchen-2031'))
+      .accesstoken;
 
     const ask = await server.app.inject({
       method: 'PUT',
@@ -127,27 +165,51 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     const requestId = ask.json<{ request_id: string }>().request_id;
     const status = async (id: string) =>
       (
-        await server.app.inject({ method: 'GET', url: `/v1/user/nodes/mapping?request_id=${id}`, headers: { authorization: userToken } })
+        await server.app.inject({
+          method: 'GET',
+          url: `/v1/user/nodes/mapping?request_id=${id}`,
+          headers: { authorization: userToken },
+        })
       ).json<{ request_status: string }>().request_status;
     expect(await status(requestId)).toBe('requested');
 
     // A wrong secret confirms nothing.
-    server.services.ingest.nodeUserMapping('A5', { node_id: 'A5', user_id: userId, secret_key: 'guess' }, Date.now());
+    server.services.ingest.nodeUserMapping(
+      'A5',
+      { node_id: 'A5', user_id: userId, secret_key: 'guess' },
+      Date.now(),
+    );
     await server.services.ingest.flush();
     expect(await status(requestId)).toBe('requested');
 
-    server.services.ingest.nodeUserMapping('A5', { node_id: 'A5', user_id: userId, secret_key: 'provisioning-secret' }, Date.now());
+    server.services.ingest.nodeUserMapping(
+      'A5',
+      { node_id: 'A5', user_id: userId, secret_key: 'provisioning-secret' },
+      Date.now(),
+    );
     await server.services.ingest.flush();
     expect(await status(requestId)).toBe('confirmed');
-    const mine = await server.app.inject({ method: 'GET', url: '/v1/user/nodes?node_details=true', headers: { authorization: userToken } });
+    const mine = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user/nodes?node_details=true',
+      headers: { authorization: userToken },
+    });
     expect(mine.json()).toMatchObject({ nodes: ['A5'], total: 1 });
     expect((await info('A5')).is_claimed).toBe(true);
     // The end user sees only their own nodes and cannot read the fleet.
-    const fleet = await server.app.inject({ method: 'GET', url: '/v1/admin/nodes', headers: { authorization: userToken } });
+    const fleet = await server.app.inject({
+      method: 'GET',
+      url: '/v1/admin/nodes',
+      headers: { authorization: userToken },
+    });
     expect(fleet.statusCode).toBe(403);
 
     // A factory reset reported by the node drops the association.
-    server.services.ingest.nodeUserMapping('A5', { node_id: 'A5', user_id: 'esp-rmaker', secret_key: 'failed', reset: true }, Date.now());
+    server.services.ingest.nodeUserMapping(
+      'A5',
+      { node_id: 'A5', user_id: 'esp-rmaker', secret_key: 'failed', reset: true },
+      Date.now(),
+    );
     await server.services.ingest.flush();
     expect((await info('A5')).is_claimed).toBe(false);
 
@@ -200,27 +262,34 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = server.app.server.address() as AddressInfo;
     const received = await new Promise<string>((resolve, reject) => {
-      const request = http.get({ host: '127.0.0.1', port, path: '/v1/events', headers: { authorization: token } }, (response) => {
-        expect(response.statusCode).toBe(200);
-        expect(response.headers['content-type']).toContain('text/event-stream');
-        let text = '';
-        response.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-          if (text.includes(': connected')) {
-            server.services.ingest.nodeConnected('A4', 5001, Date.now());
-            void server.services.ingest.flush();
-          }
-          if (text.includes('event: node.connectivity')) {
-            request.destroy();
-            resolve(text);
-          }
-        });
-      });
+      const request = http.get(
+        { host: '127.0.0.1', port, path: '/v1/events', headers: { authorization: token } },
+        (response) => {
+          expect(response.statusCode).toBe(200);
+          expect(response.headers['content-type']).toContain('text/event-stream');
+          let text = '';
+          response.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+            if (text.includes(': connected')) {
+              server.services.ingest.nodeConnected('A4', 5001, Date.now());
+              void server.services.ingest.flush();
+            }
+            if (text.includes('event: node.connectivity')) {
+              request.destroy();
+              resolve(text);
+            }
+          });
+        },
+      );
       request.on('error', reject);
       setTimeout(() => reject(new Error('no event within 5 s')), 5000);
     });
     const data = /data: (.+)\n/.exec(received)?.[1] ?? '{}';
-    expect(JSON.parse(data)).toMatchObject({ type: 'node.connectivity', node_id: 'A4', connected: true });
+    expect(JSON.parse(data)).toMatchObject({
+      type: 'node.connectivity',
+      node_id: 'A4',
+      connected: true,
+    });
     const anonymous = await fetch(`http://127.0.0.1:${port}/v1/events`);
     expect(anonymous.status).toBe(401);
   });

@@ -1,55 +1,245 @@
+import type { EventEmitter } from 'node:events';
 import net from 'node:net';
-import { Aedes } from 'aedes';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { parseNodeTopic } from '@fleetdeck/contract';
 import type { Logger } from '../logger.js';
+import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
+import {
+  NODE_PACKET_LIMIT,
+  NODE_PAYLOAD_LIMIT,
+  isNodeId,
+  isNodeSubscriptionAllowed,
+  nodePublishTopic,
+} from './node-acl.js';
+import { outboundMessage, type NodeGateway } from './node-gateway.js';
+import { routeNodeMessage } from './node-message-router.js';
+import { MqttPacketSizeGuard } from './packet-size-guard.js';
 
 /** The embedded MQTT broker that appliances connect to when no external broker is configured. */
-export interface EmbeddedBroker {
+export interface EmbeddedBroker extends NodeGateway {
+  /** The TCP port it listens on (the real one when asked for port 0). */
   port: number;
-  close(): Promise<void>;
 }
 
-/** MQTT CONNACK return code 4: bad user name or password. */
+/** CONNACK return codes of MQTT 3.1.1 that the broker answers with. */
+const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
+
+function refusal(
+  returnCode: typeof SERVER_UNAVAILABLE | typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED,
+  message: string,
+): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode });
+}
+
+function byteLength(payload: Buffer | string): number {
+  return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+}
 
 /**
- * Starts Aedes on `port`. No node credentials exist yet (node registration arrives with the device
- * registry), so every CONNECT is refused: the broker never accepts an unauthenticated client.
+ * Starts Aedes on `mqttPort` (0 = a free port) and `host`, with the node ACL of ARCHITECTURE §5:
+ * a node signs in with client id = user name = its node id and its MQTT credential (checked by
+ * `port.authenticateNode`), and may publish, subscribe and leave a Last Will only under its own
+ * `node/<id>/`. Basic-ingest publishes (`$aws/rules/<rule>/node/<id>/<suffix>`) are rewritten to
+ * `node/<id>/<suffix>`. Connects and disconnects reach the port with a per-node session number;
+ * node messages are parsed and handed to the port after the PUBACK has gone out. Session numbers
+ * start again at 1 in every process, so the stored connectivity must be reset before this starts.
  * Rejects with the listen error (e.g. EADDRINUSE) so the caller can explain it.
  */
 export async function startEmbeddedBroker(
-  port: number,
+  mqttPort: number,
   host: string,
+  port: NodeGatewayPort,
   logger: Logger,
 ): Promise<EmbeddedBroker> {
+  const log = logger.child({ component: 'mqtt-broker' });
+  /** The last session number handed out per node id; only ever grows while the process runs. */
+  const lastSession = new Map<string, number>();
+  const sessionOf = new WeakMap<Client, number>();
+  /** Clients whose CONNECT carried a Last Will they may not leave (seen in preConnect). */
+  const refusedWill = new WeakSet<Client>();
+
   const broker = await Aedes.createBroker({
-    authenticate: (client, username, _password, done) => {
-      logger.info(
-        { clientId: client.id, username },
-        'mqtt connect refused: unknown node credentials',
-      );
-      const error = Object.assign(new Error('Bad user name or password'), {
-        returnCode: BAD_USERNAME_OR_PASSWORD,
-      });
-      done(error, false);
+    preConnect: (client, packet, callback) => {
+      const will = packet.will;
+      if (
+        will &&
+        (nodePublishTopic(packet.clientId, will.topic) === undefined ||
+          byteLength(will.payload) > NODE_PAYLOAD_LIMIT)
+      ) {
+        refusedWill.add(client);
+      }
+      callback(null, true);
     },
-    authorizePublish: (_client, _packet, done) => done(new Error('not authorized')),
-    authorizeSubscribe: (_client, _subscription, done) => done(new Error('not authorized'), null),
+    authenticate: (client, username, password, done) => {
+      const nodeId = client.id;
+      const refuse = (error: AuthenticateError, reason: string) => {
+        log.info({ clientId: nodeId, username, reason }, 'mqtt connect refused');
+        done(error, false);
+      };
+      if (username === undefined || password === undefined) {
+        return refuse(refusal(BAD_USERNAME_OR_PASSWORD, 'Bad user name or password'), 'anonymous');
+      }
+      if (username !== nodeId) {
+        return refuse(refusal(NOT_AUTHORIZED, 'Not authorized'), 'client id is not the user name');
+      }
+      if (!isNodeId(nodeId)) {
+        return refuse(refusal(BAD_USERNAME_OR_PASSWORD, 'Bad user name or password'), 'bad id');
+      }
+      if (refusedWill.has(client)) {
+        return refuse(refusal(NOT_AUTHORIZED, 'Not authorized'), 'last will outside own topics');
+      }
+      void port
+        .authenticateNode(nodeId, password.toString('utf8'))
+        .then(
+          (ok) => {
+            if (!ok) {
+              refuse(refusal(BAD_USERNAME_OR_PASSWORD, 'Bad user name or password'), 'password');
+              return;
+            }
+            // The session is numbered when the connection is accepted, before Aedes closes an older
+            // connection of the same node, so that older one's disconnect is recognisably stale.
+            const session = (lastSession.get(nodeId) ?? 0) + 1;
+            lastSession.set(nodeId, session);
+            sessionOf.set(client, session);
+            done(null, true);
+          },
+          (error: unknown) => {
+            log.error({ err: error, clientId: nodeId }, 'node authentication failed');
+            done(refusal(SERVER_UNAVAILABLE, 'Server unavailable'), false);
+          },
+        )
+        // Nothing may escape into an unhandled rejection (that would end the process).
+        .catch((error: unknown) => log.error({ err: error }, 'mqtt authenticate callback failed'));
+    },
+    authorizePublish: (client, packet, callback) => {
+      // Aedes passes no client only for wills left over from an earlier broker process.
+      if (!client) return callback(new Error('not authorized'));
+      const topic = nodePublishTopic(client.id, packet.topic);
+      if (topic === undefined) {
+        log.warn({ clientId: client.id, topic: packet.topic }, 'mqtt publish refused: topic');
+        return callback(new Error('not authorized'));
+      }
+      if (byteLength(packet.payload) > NODE_PAYLOAD_LIMIT) {
+        log.warn({ clientId: client.id, topic }, 'mqtt publish refused: payload over 64 KiB');
+        return callback(new Error('payload too large'));
+      }
+      packet.topic = topic;
+      // Firmware never retains (B.1); refusing to store retained messages bounds broker memory.
+      packet.retain = false;
+      callback(null);
+    },
+    authorizeSubscribe: (client, subscription, callback) => {
+      if (isNodeSubscriptionAllowed(client.id, subscription.topic)) {
+        return callback(null, subscription);
+      }
+      log.warn({ clientId: client.id, filter: subscription.topic }, 'mqtt subscribe refused');
+      // A null subscription makes Aedes grant 0x80 for this filter and keep the others.
+      callback(null, null);
+    },
   });
-  const server = net.createServer((socket) => broker.handle(socket));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+
+  broker.on('client', (client) => {
+    const nodeId = client.id;
+    const session = sessionOf.get(client);
+    if (session === undefined) return;
+    try {
+      port.nodeConnected(nodeId, session, Date.now());
+    } catch (error) {
+      log.error({ err: error, nodeId }, 'nodeConnected failed');
+    }
+  });
+  broker.on('clientDisconnect', (client) => {
+    const session = sessionOf.get(client);
+    if (session === undefined) return;
+    sessionOf.delete(client);
+    try {
+      // The session of *this* connection: after a takeover the port ignores it if newer is known.
+      port.nodeDisconnected(client.id, session, Date.now());
+    } catch (error) {
+      log.error({ err: error, nodeId: client.id }, 'nodeDisconnected failed');
+    }
+  });
+  broker.on('publish', (packet, client) => {
+    // Publishes without a client are the broker's own ($SYS) or Fleetdeck's (publishToNode).
+    if (!client) return;
+    const parsed = parseNodeTopic(packet.topic);
+    if (!parsed || parsed.nodeId !== client.id) return;
+    // Connectivity on the embedded broker comes from the connection hooks, not from messages.
+    if (parsed.suffix === 'connection') return;
+    const payload =
+      typeof packet.payload === 'string' ? Buffer.from(packet.payload, 'utf8') : packet.payload;
+    routeNodeMessage(port, log, parsed.nodeId, parsed.suffix, payload, Date.now());
+  });
+  broker.on('clientError', (client, error) => {
+    log.debug({ clientId: client.id, err: error }, 'mqtt client error');
+  });
+  broker.on('connectionError', (client, error) => {
+    log.debug({ clientId: client.id, err: error }, 'mqtt connection error');
+  });
+  // Aedes emits 'error' when its persistence fails; its typings leave the event out.
+  const emitter: EventEmitter = broker;
+  emitter.on('error', (error: unknown) => log.error({ err: error }, 'mqtt broker error'));
+
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    broker.handle(socket);
+    // Aedes reads with 'readable', so this listener sees each chunk as Aedes reads it without
+    // changing the flow; an oversized packet ends the connection before it is buffered.
+    const guard = new MqttPacketSizeGuard(NODE_PACKET_LIMIT);
+    socket.on('data', (chunk: Buffer) => {
+      if (guard.push(chunk)) return;
+      log.warn({ remoteAddress: socket.remoteAddress }, 'mqtt packet over the size limit');
+      socket.destroy();
     });
   });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(mqttPort, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    throw error;
+  }
+  server.on('error', (error) => log.error({ err: error }, 'mqtt listener error'));
   const address = server.address();
-  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const boundPort = typeof address === 'object' && address ? address.port : mqttPort;
+
+  let closing: Promise<void> | undefined;
   return {
     port: boundPort,
-    close: () =>
-      new Promise<void>((resolve) => {
-        broker.close(() => server.close(() => resolve()));
-      }),
+    publishToNode: async (nodeId, suffix, payload) => {
+      const message = outboundMessage(nodeId, suffix, payload);
+      await new Promise<void>((resolve, reject) => {
+        broker.publish(
+          {
+            cmd: 'publish',
+            topic: message.topic,
+            payload: message.payload,
+            qos: 1,
+            retain: false,
+            dup: false,
+          },
+          (error) => (error ? reject(error) : resolve()),
+        );
+      });
+    },
+    close: () => {
+      closing ??= (async () => {
+        const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await new Promise<void>((resolve) => broker.close(() => resolve()));
+        // Connections that never completed CONNECT are not Aedes clients yet.
+        for (const socket of sockets) socket.destroy();
+        await serverClosed;
+      })();
+      return closing;
+    },
   };
 }

@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ConnectionPayloadSchema,
+  basicIngestTopic,
+  nodeTopic,
+  parseNodeTopic,
+} from '@fleetdeck/contract';
+import { ErrorWithSubackPacket, connect, type IPublishPacket, type MqttClient } from 'mqtt';
+import type { Logger } from '../logger.js';
+import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
+import { NODE_PACKET_LIMIT, NODE_PAYLOAD_LIMIT, isNodeId } from './node-acl.js';
+import { outboundMessage, type NodeGateway } from './node-gateway.js';
+import { routeNodeMessage } from './node-message-router.js';
+
+/** How Fleetdeck signs in to the external broker and shares the load between its instances. */
+export interface ExternalGatewayOptions {
+  /** Overrides the user name of the URL. */
+  username?: string;
+  /** Overrides the password of the URL. */
+  password?: string;
+  /** Defaults to `fleetdeck-<random>`; Mosquitto with `use_username_as_clientid` uses the user name. */
+  clientId?: string;
+  /** Shared-subscription group; every Fleetdeck instance of one installation uses the same one. */
+  sharedGroup?: string;
+  /** Wait between reconnect attempts (default 1 s). */
+  reconnectPeriodMs?: number;
+  /** Limit for one connection attempt (default 10 s). */
+  connectTimeoutMs?: number;
+  /** How long start-up waits for the first connection and subscriptions (default 15 s). */
+  startTimeoutMs?: number;
+}
+
+/** Fleetdeck as a client of an external broker. */
+export interface ExternalGateway extends NodeGateway {
+  /** Connected, with every subscription granted. */
+  readonly ready: boolean;
+}
+
+/** Node → cloud suffixes the port ingests (connectivity is handled on its own). */
+const INGESTED_SUFFIXES = ['config', 'params/local', 'params/local/init', 'alert', 'user/mapping'];
+
+/**
+ * The filters Fleetdeck subscribes to. Plain node topics go through a shared subscription, so
+ * several Fleetdeck instances split the load. Two kinds cannot: Mosquitto 2.0 delivers no topic
+ * that starts with `$` through a shared subscription, so the basic-ingest forms are plain
+ * subscriptions; and MQTT 5 brokers need not send retained messages to shared subscriptions, so
+ * `connection` (whose retained birth and will are the connectivity state) is plain too — every
+ * instance sees it, which is harmless because the port orders connectivity by session.
+ */
+export function externalGatewayFilters(sharedGroup: string): string[] {
+  const shared = INGESTED_SUFFIXES.map(
+    (suffix) => `$share/${sharedGroup}/${nodeTopic('+', suffix)}`,
+  );
+  const basicIngest = INGESTED_SUFFIXES.flatMap((suffix) => basicIngestTopic('+', suffix) ?? []);
+  return [...shared, ...basicIngest, nodeTopic('+', 'connection')];
+}
+
+/** MQTT 5 reason codes of a CONNACK that retrying will not fix (bad credentials, banned…). */
+function isRefusal(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = error.code;
+  return typeof code === 'number' && code >= 0x80;
+}
+
+/**
+ * Connects to the MQTT broker at `mqttUrl` (MQTT 5, clean start, QoS 1 subscriptions, see
+ * `externalGatewayFilters`), hands node messages to `port`, and takes connectivity from the
+ * nodes' `node/<id>/connection` birth and Last Will messages. Reconnects on its own and
+ * subscribes again after every reconnect (the broker kept no session). Resolves once the first
+ * connection is subscribed; rejects when the broker refuses the credentials, a subscription is
+ * refused, or nothing works within `startTimeoutMs`.
+ */
+export async function startExternalGateway(
+  mqttUrl: string,
+  port: NodeGatewayPort,
+  logger: Logger,
+  options: ExternalGatewayOptions = {},
+): Promise<ExternalGateway> {
+  const log = logger.child({ component: 'mqtt-gateway' });
+  const filters = externalGatewayFilters(options.sharedGroup ?? 'fleetdeck');
+  const client: MqttClient = connect(mqttUrl, {
+    protocolVersion: 5,
+    clean: true,
+    clientId: options.clientId ?? `fleetdeck-${randomBytes(6).toString('hex')}`,
+    ...(options.username !== undefined ? { username: options.username } : {}),
+    ...(options.password !== undefined ? { password: options.password } : {}),
+    reconnectPeriod: options.reconnectPeriodMs ?? 1000,
+    connectTimeout: options.connectTimeoutMs ?? 10_000,
+    // Subscriptions are made on every 'connect' below, where their grants are checked.
+    resubscribe: false,
+    // The broker drops for us what a node could not have sent through the embedded broker either.
+    properties: { sessionExpiryInterval: 0, maximumPacketSize: NODE_PACKET_LIMIT + 5 },
+  });
+
+  let ready = false;
+  let started = false;
+  let lastError: unknown;
+  let failStart: (error: Error) => void = () => undefined;
+  let finishStart: () => void = () => undefined;
+  const startup = new Promise<void>((resolve, reject) => {
+    finishStart = resolve;
+    failStart = reject;
+  });
+
+  const subscribe = async () => {
+    let codes: number[];
+    try {
+      codes = (await client.subscribeAsync(filters, { qos: 1 })).map((grant) => grant.qos);
+    } catch (error) {
+      if (!(error instanceof ErrorWithSubackPacket)) {
+        // The connection dropped while subscribing; the next 'connect' subscribes again.
+        log.warn({ err: error }, 'mqtt subscribe failed');
+        return;
+      }
+      // mqtt.js turns any refused filter into an error; the SUBACK says which ones.
+      codes = error.packet.granted.map((code) => (typeof code === 'number' ? code : 0x80));
+    }
+    const refused = filters.filter((_filter, index) => (codes[index] ?? 0x80) >= 0x80);
+    if (refused.length) {
+      log.error({ refused }, 'mqtt broker refused subscriptions (check the ACL for Fleetdeck)');
+      if (!started)
+        failStart(new Error(`MQTT broker refused subscriptions: ${refused.join(', ')}`));
+      return;
+    }
+    ready = true;
+    log.info({ url: redactUrl(mqttUrl) }, 'mqtt gateway subscribed');
+    if (!started) {
+      started = true;
+      finishStart();
+    }
+  };
+
+  client.on('connect', () => {
+    void subscribe();
+  });
+  client.on('close', () => {
+    if (ready) log.warn('mqtt gateway disconnected; reconnecting');
+    ready = false;
+  });
+  client.on('error', (error) => {
+    lastError = error;
+    log.warn({ err: error }, 'mqtt gateway error');
+    if (!started && isRefusal(error)) failStart(error);
+  });
+  client.on('message', (topic, payload, packet) => {
+    try {
+      handleMessage(topic, payload, packet);
+    } catch (error) {
+      log.error({ err: error, topic }, 'mqtt message handler failed');
+    }
+  });
+
+  function handleMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    const parsed = parseNodeTopic(topic);
+    if (!parsed || !isNodeId(parsed.nodeId)) {
+      log.debug({ topic }, 'mqtt message on a topic that is no node topic: dropped');
+      return;
+    }
+    const at = Date.now();
+    if (parsed.suffix === 'connection') {
+      handleConnection(parsed.nodeId, payload, packet.retain, at);
+      return;
+    }
+    routeNodeMessage(port, log, parsed.nodeId, parsed.suffix, payload, at);
+  }
+
+  /**
+   * A birth or will. The session orders them (a late will of an older connection is ignored by
+   * the port); a node that sends none is ordered by its timestamp, then by arrival. A retained
+   * message delivered on subscribe happened earlier, so its own timestamp is used for it.
+   */
+  function handleConnection(nodeId: string, payload: Buffer, retained: boolean, at: number): void {
+    // An empty retained message is how a node's retained state gets cleared.
+    if (payload.length === 0) return;
+    if (payload.length > NODE_PAYLOAD_LIMIT) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      log.warn({ nodeId }, 'connection message is not JSON: dropped');
+      return;
+    }
+    const parsed = ConnectionPayloadSchema.safeParse(json);
+    if (!parsed.success) {
+      log.warn({ nodeId }, 'connection message does not match: dropped');
+      return;
+    }
+    const { connected, timestamp, session } = parsed.data;
+    const when = retained && timestamp !== undefined ? Math.min(timestamp, at) : at;
+    const order = session ?? timestamp ?? at;
+    if (connected) port.nodeConnected(nodeId, order, when);
+    else port.nodeDisconnected(nodeId, order, when);
+  }
+
+  const timeout = setTimeout(() => {
+    const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+    failStart(new Error(`could not connect to the MQTT broker at ${redactUrl(mqttUrl)}${reason}`));
+  }, options.startTimeoutMs ?? 15_000);
+  try {
+    await startup;
+  } catch (error) {
+    await client.endAsync(true);
+    throw error;
+  } finally {
+    clearTimeout(timeout);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    get ready() {
+      return ready;
+    },
+    publishToNode: async (nodeId, suffix, payload) => {
+      const message = outboundMessage(nodeId, suffix, payload);
+      await client.publishAsync(message.topic, message.payload, { qos: 1 });
+    },
+    close: () => {
+      closing ??= client.endAsync(false).then(() => {
+        ready = false;
+      });
+      return closing;
+    },
+  };
+}
+
+/** The URL without its password, for logs and messages. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  AlertPayloadSchema,
+  NodeConfigPayloadSchema,
+  ParamsPayloadSchema,
+  UserMappingPayloadSchema,
+} from '@fleetdeck/contract';
+import type { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
+import { NODE_PAYLOAD_LIMIT } from './node-acl.js';
+
+/** What became of one node message. */
+export type RouteOutcome = 'ingested' | 'ignored' | 'invalid' | 'failed';
+
+/** Parses a JSON payload with `schema`, or says why it does not fit. */
+function parsePayload<T>(
+  schema: z.ZodType<T>,
+  payload: Buffer,
+): { ok: true; value: T } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'payload is not JSON' };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, reason: parsed.error.issues[0]?.message ?? 'payload does not match' };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/**
+ * Hands one node → cloud message, already authorised and split into node id and suffix, to the
+ * port. Bad JSON, payloads that do not match their schema, and payloads naming another node are
+ * logged and dropped; suffixes Fleetdeck does not ingest here are ignored. Never throws: it runs
+ * inside broker callbacks, where an exception would take the broker down.
+ */
+export function routeNodeMessage(
+  port: NodeGatewayPort,
+  logger: Logger,
+  nodeId: string,
+  suffix: string,
+  payload: Buffer,
+  at: number,
+): RouteOutcome {
+  if (payload.length > NODE_PAYLOAD_LIMIT) {
+    logger.warn({ nodeId, suffix, bytes: payload.length }, 'node message too large: dropped');
+    return 'invalid';
+  }
+  const drop = (reason: string): RouteOutcome => {
+    logger.warn({ nodeId, suffix, reason }, 'invalid node message: dropped');
+    return 'invalid';
+  };
+  try {
+    switch (suffix) {
+      case 'config': {
+        const parsed = parsePayload(NodeConfigPayloadSchema, payload);
+        if (!parsed.ok) return drop(parsed.reason);
+        if (parsed.value.node_id !== nodeId) return drop('node_id differs from the topic');
+        port.nodeConfig(nodeId, parsed.value, at);
+        return 'ingested';
+      }
+      case 'params/local':
+      case 'params/local/init': {
+        const parsed = parsePayload(ParamsPayloadSchema, payload);
+        if (!parsed.ok) return drop(parsed.reason);
+        port.nodeParams(nodeId, parsed.value, suffix === 'params/local/init', at);
+        return 'ingested';
+      }
+      case 'alert': {
+        const parsed = parsePayload(AlertPayloadSchema, payload);
+        if (!parsed.ok) return drop(parsed.reason);
+        port.nodeAlert(nodeId, parsed.value, at);
+        return 'ingested';
+      }
+      case 'user/mapping': {
+        const parsed = parsePayload(UserMappingPayloadSchema, payload);
+        if (!parsed.ok) return drop(parsed.reason);
+        if (parsed.value.node_id !== nodeId) return drop('node_id differs from the topic');
+        port.nodeUserMapping(nodeId, parsed.value, at);
+        return 'ingested';
+      }
+      default:
+        logger.debug({ nodeId, suffix }, 'node message not ingested by the gateway');
+        return 'ignored';
+    }
+  } catch (error) {
+    logger.error({ err: error, nodeId, suffix }, 'node message handler failed');
+    return 'failed';
+  }
+}
