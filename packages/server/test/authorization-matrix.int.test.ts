@@ -1,0 +1,177 @@
+import { ROLE_PERMISSIONS, type Permission, type Role } from '@fleetdeck/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  DIALECTS,
+  apiLogin,
+  createTestServer,
+  type TestServer,
+} from './helpers/test-server.js';
+
+interface RouteCase {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT';
+  url: string;
+  payload?: object;
+  /** The permission the route needs; undefined means any signed-in user. */
+  permission: Permission | undefined;
+}
+
+const PASSWORD = 'Matrix-Member-2031';
+
+// QUALITY S1 (ASVS 5.0 V8.2.1, V8.2.2): every route × every role, as the contract's table says.
+const ROUTES: RouteCase[] = [
+  { name: 'current user', method: 'GET', url: '/v1/user', permission: undefined },
+  {
+    name: 'fleet list',
+    method: 'GET',
+    url: '/v1/admin/nodes?num_records=5',
+    permission: 'nodes.read',
+  },
+  {
+    name: 'fleet list filtered',
+    method: 'GET',
+    url: '/v1/admin/nodes?type=Refrigerator&node_status=online&city=Pune',
+    permission: 'nodes.read',
+  },
+  {
+    name: 'fleet list with documents',
+    method: 'GET',
+    url: '/v1/admin/nodes?node_details=true',
+    permission: 'nodes.read',
+  },
+  {
+    name: 'register nodes',
+    method: 'POST',
+    url: '/v1/admin/node_ids',
+    payload: { nodes: [{ type: 'Refrigerator', model: 'FD-R', tags: ['location:Pune'] }] },
+    permission: 'nodes.write',
+  },
+  {
+    name: 'set tags',
+    method: 'PUT',
+    url: '/v1/admin/nodes?node_id=MATRIX1',
+    payload: { tags: ['location:Delhi'] },
+    permission: 'nodes.write',
+  },
+  { name: 'own nodes', method: 'GET', url: '/v1/user/nodes', permission: 'user.self' },
+  {
+    name: 'own nodes (alias)',
+    method: 'GET',
+    url: '/v1/nodes?node_details=true',
+    permission: 'user.self',
+  },
+  {
+    name: 'map a node',
+    method: 'PUT',
+    url: '/v1/user/nodes/mapping',
+    payload: { node_id: 'MATRIX1', secret_key: 'k', operation: 'add' },
+    permission: 'user.self',
+  },
+  {
+    name: 'create user',
+    method: 'POST',
+    url: '/v1/admin/user2',
+    payload: {
+      user_name: 'matrix-new@fleetdeck.test',
+      password: 'Another-Member-2032',
+      roles: ['user'],
+    },
+    permission: 'users.manage',
+  },
+];
+
+const ROLES_UNDER_TEST: Role[] = [
+  'super_admin',
+  'admin',
+  'service_manager_role',
+  'service_engineer_role',
+  'manufacturing_manager_role',
+  'manufacturing_engineer_role',
+  'user',
+];
+
+describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
+  let server: TestServer;
+  const tokens = new Map<Role, string>();
+
+  beforeAll(async () => {
+    server = await createTestServer(dialect);
+    const adminToken = (await apiLogin(server.app, ADMIN_EMAIL, ADMIN_PASSWORD)).accesstoken;
+    tokens.set('super_admin', adminToken);
+    for (const role of ROLES_UNDER_TEST.filter((r) => r !== 'super_admin')) {
+      const userName = `matrix-${role.replace(/_/g, '-')}@fleetdeck.test`;
+      const created = await server.app.inject({
+        method: 'POST',
+        url: '/v1/admin/user2',
+        headers: { authorization: adminToken },
+        payload: { user_name: userName, password: PASSWORD, roles: [role] },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      tokens.set(role, (await apiLogin(server.app, userName, PASSWORD)).accesstoken);
+    }
+    await server.app.inject({
+      method: 'POST',
+      url: '/v1/admin/node_ids',
+      headers: { authorization: adminToken },
+      payload: {
+        nodes: [
+          { node_id: 'MATRIX1', type: 'Refrigerator', model: 'FD-R', tags: ['location:Pune'] },
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it.each(ROUTES)('$name: anonymous gets 401', async (route) => {
+    const response = await server.app.inject({
+      method: route.method,
+      url: route.url,
+      ...(route.payload ? { payload: route.payload } : {}),
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ status: 'failure', description: 'Unauthorized' });
+  });
+
+  it.each(ROUTES)(
+    '$name: each role gets exactly what the permission table grants',
+    async (route) => {
+      for (const role of ROLES_UNDER_TEST) {
+        const granted =
+          route.permission === undefined || ROLE_PERMISSIONS[role].includes(route.permission);
+        const response = await server.app.inject({
+          method: route.method,
+          url: route.url,
+          headers: { authorization: tokens.get(role) ?? '' },
+          ...(route.payload ? { payload: route.payload } : {}),
+        });
+        if (granted) {
+          expect([401, 403], `${role} ${route.name}: ${response.body}`).not.toContain(
+            response.statusCode,
+          );
+          expect(response.statusCode, `${role} ${route.name}: ${response.body}`).toBeLessThan(500);
+        } else {
+          expect(response.statusCode, `${role} ${route.name}`).toBe(403);
+          expect(response.json()).toMatchObject({ status: 'failure', error_code: 100004 });
+        }
+      }
+    },
+  );
+
+  it('lets nobody but a super admin create a super admin', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/v1/admin/user2',
+      headers: { authorization: tokens.get('admin') ?? '' },
+      payload: {
+        user_name: 'escalate@fleetdeck.test',
+        password: 'Escalate-Attempt-2031',
+        roles: ['super_admin'],
+      },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+});
