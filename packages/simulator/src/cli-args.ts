@@ -1,0 +1,168 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import type { FleetOptions } from './fleet.js';
+
+/** The usage text of `fleetdeck-simulate`. */
+export const USAGE = `Usage: npm run simulate -- --server <url> --nodes <n> [options]
+
+Simulates a fleet of appliances that register with a Fleetdeck server and speak its MQTT protocol.
+
+  --server <url>            Fleetdeck HTTP API, e.g. http://127.0.0.1:8080 (required)
+  --nodes <n>               number of nodes, 1-100000 (required)
+  --mqtt <url>              MQTT broker (default mqtt://127.0.0.1:1883)
+  --admin-email <e>         super admin that registers nodes and creates end users
+  --admin-password <p>      (or set FLEETDECK_ADMIN_EMAIL / FLEETDECK_ADMIN_PASSWORD)
+  --state <file>            keep node credentials here and reuse them on the next run
+  --seed <n>                same seed, same fleet (default 1)
+  --flap-rate <n>           connection drops per hour per 1000 nodes (default 3)
+  --claim-share <x>         share of nodes claimed by simulated end users, 0-1 (default 0.3)
+  --basic-ingest-share <x>  share of nodes publishing on $aws/rules/... topics, 0-1 (default 0.5)
+  --connect-rate <n>        new MQTT connections per second (default 200)
+  --help                    show this text`;
+
+/** A bad command line; the message is one line naming the option. */
+export class ArgsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArgsError';
+  }
+}
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { kind: 'help' }
+  | {
+      kind: 'run';
+      options: Required<Pick<FleetOptions, 'serverUrl' | 'mqttUrl' | 'nodes' | 'seed'>> &
+        Pick<
+          FleetOptions,
+          | 'admin'
+          | 'statePath'
+          | 'flapRatePerHour'
+          | 'claimShare'
+          | 'basicIngestShare'
+          | 'connectRatePerSecond'
+        >;
+    };
+
+const OPTIONS = {
+  server: { type: 'string' },
+  nodes: { type: 'string' },
+  mqtt: { type: 'string' },
+  'admin-email': { type: 'string' },
+  'admin-password': { type: 'string' },
+  state: { type: 'string' },
+  seed: { type: 'string' },
+  'flap-rate': { type: 'string' },
+  'claim-share': { type: 'string' },
+  'basic-ingest-share': { type: 'string' },
+  'connect-rate': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A numeric option: digits (with a decimal point unless whole) between bounds. */
+function numberText(opts: { min: number; max: number; whole: boolean }) {
+  const message = `must be ${opts.whole ? 'a whole number' : 'a number'} from ${opts.min} to ${opts.max}`;
+  return z
+    .string()
+    .trim()
+    .regex(opts.whole ? /^\d+$/ : /^(\d+(\.\d*)?|\.\d+)$/, { error: message })
+    .transform(Number)
+    .pipe(z.number().min(opts.min, { error: message }).max(opts.max, { error: message }));
+}
+
+/** The same, optional, with a default. */
+function numberOption(opts: { min: number; max: number; whole: boolean; fallback: number }) {
+  return numberText(opts)
+    .optional()
+    .transform((value) => value ?? opts.fallback);
+}
+
+const ArgsSchema = z
+  .object({
+    server: z
+      .string({ error: 'is required' })
+      .trim()
+      .pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
+    nodes: z
+      .string({ error: 'is required' })
+      .pipe(numberText({ min: 1, max: 100_000, whole: true })),
+    mqtt: z
+      .string()
+      .trim()
+      .regex(/^(mqtts?|wss?):\/\/[^/\s]+/, {
+        error: 'must be an mqtt://, mqtts://, ws:// or wss:// URL',
+      })
+      .default('mqtt://127.0.0.1:1883'),
+    'admin-email': z.string().trim().min(1, { error: 'must not be empty' }).optional(),
+    'admin-password': z.string().min(1, { error: 'must not be empty' }).optional(),
+    state: z.string().trim().min(1, { error: 'must name a file' }).optional(),
+    seed: numberOption({ min: 0, max: 4_294_967_295, whole: true, fallback: 1 }),
+    'flap-rate': numberOption({ min: 0, max: 100_000, whole: false, fallback: 3 }),
+    'claim-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.3 }),
+    'basic-ingest-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.5 }),
+    'connect-rate': numberOption({ min: 1, max: 100_000, whole: true, fallback: 200 }),
+  })
+  .superRefine((args, ctx) => {
+    if ((args['admin-email'] === undefined) !== (args['admin-password'] === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [args['admin-email'] === undefined ? 'admin-email' : 'admin-password'],
+        message: 'is needed together with --admin-email/--admin-password',
+      });
+    }
+  });
+
+/**
+ * Parses the command line (and the two admin variables of `env` as fallbacks, so the password
+ * need not show in the process list). Throws ArgsError with a one-line reason.
+ */
+export function parseCliArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliCommand {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    // node:util explains over several lines; the first one names the problem.
+    const first = (error as Error).message.split('\n')[0] ?? 'invalid arguments';
+    throw new ArgsError(first.replace(/\. This command does not take positional arguments$/, ''));
+  }
+  if (values.help === true) return { kind: 'help' };
+  const parsed = ArgsSchema.safeParse({
+    ...values,
+    'admin-email': values['admin-email'] ?? (env.FLEETDECK_ADMIN_EMAIL || undefined),
+    'admin-password': values['admin-password'] ?? (env.FLEETDECK_ADMIN_PASSWORD || undefined),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const option = issue?.path[0];
+    throw new ArgsError(
+      `${typeof option === 'string' ? `--${option}` : 'arguments'} ${issue?.message ?? 'is invalid'}`,
+    );
+  }
+  const args = parsed.data;
+  const email = args['admin-email'];
+  const password = args['admin-password'];
+  return {
+    kind: 'run',
+    options: {
+      serverUrl: args.server.replace(/\/+$/, ''),
+      mqttUrl: args.mqtt,
+      nodes: args.nodes,
+      seed: args.seed,
+      admin: email !== undefined && password !== undefined ? { email, password } : undefined,
+      statePath: args.state,
+      flapRatePerHour: args['flap-rate'],
+      claimShare: args['claim-share'],
+      basicIngestShare: args['basic-ingest-share'],
+      connectRatePerSecond: args['connect-rate'],
+    },
+  };
+}
