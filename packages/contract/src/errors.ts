@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   refreshFailed: 101017,
   attemptLimit: 101019,
   csrfMissing: 100012,
+  /** Registration of a node id that exists already (answered with 409). */
+  nodeAlreadyRegistered: 105050,
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

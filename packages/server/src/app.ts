@@ -68,6 +68,8 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   services: Services;
   logger: Logger;
+  /** Readiness: main sets `done` after start-up; in-process tests are ready at once. */
+  startup?: { done: boolean };
   /** Per-IP cap on sign-in requests per minute. */
   loginRequestsPerMinute?: number;
 }
@@ -148,7 +150,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerCsrfGuard(app, [new URL(config.publicUrl).origin]);
 
-  await app.register(systemRoutes, { config, database, version: readVersion() });
+  await app.register(systemRoutes, {
+    config,
+    database,
+    version: readVersion(),
+    startup: options.startup ?? { done: true },
+  });
   await app.register(authRoutes, {
     config,
     auth: services.auth,

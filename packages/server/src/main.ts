@@ -144,7 +144,8 @@ async function main(): Promise<void> {
     }
   }
 
-  const app = await buildApp({ config, database, services, logger });
+  const startup = { done: false };
+  const app = await buildApp({ config, database, services, logger, startup });
   running.app = app;
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -170,6 +171,7 @@ async function main(): Promise<void> {
     return fail(error instanceof Error ? error.message : String(error));
   });
 
+  startup.done = true;
   logger.info(
     {
       url: config.publicUrl,

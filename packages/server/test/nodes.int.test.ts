@@ -124,7 +124,7 @@ describe.each(DIALECTS)('node registry and fleet list on %s', (dialect) => {
       [{ nodes: [{ type: 'Refrigerator', model: 'X', tags: ['no-colon'] }] }, 400, /key:value/],
       [
         { nodes: [{ node_id: 'N0000', type: 'Refrigerator', model: 'X' }] },
-        400,
+        409,
         /already registered/,
       ],
       [

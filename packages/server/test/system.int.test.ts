@@ -25,7 +25,32 @@ describe.each(DIALECTS)('system routes on %s', (dialect) => {
     expect(health.json()).toEqual({ status: 'ok' });
     const ready = await server.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    expect(ready.json()).toEqual({ status: 'ok', checks: { startup: 'ok', database: 'ok' } });
+  });
+
+  it('is not ready until start-up has finished', async () => {
+    const startup = { done: false };
+    const { buildApp } = await import('../src/app.js');
+    const { createLogger } = await import('../src/logger.js');
+    const app = await buildApp({
+      config: server.config,
+      database: server.database,
+      services: server.services,
+      logger: createLogger('silent'),
+      startup,
+    });
+    try {
+      const before = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(before.statusCode).toBe(503);
+      expect(before.json()).toEqual({
+        status: 'unavailable',
+        checks: { startup: 'failed', database: 'ok' },
+      });
+      startup.done = true;
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 
   it('serves an OpenAPI document generated from the contract', async () => {

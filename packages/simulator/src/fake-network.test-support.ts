@@ -224,7 +224,7 @@ export class FakeServer {
       if (!parsed.success) return json(400, failure(parsed.error.issues[0]?.message ?? 'bad'));
       for (const node of parsed.data.nodes) {
         if (node.node_id && this.nodes.has(node.node_id))
-          return json(400, failure(`Node ${node.node_id} is already registered`));
+          return json(409, failure(`Node ${node.node_id} is already registered`));
       }
       const issued = parsed.data.nodes.map((node) => {
         const nodeId = node.node_id ?? randomUUID().slice(0, 12);

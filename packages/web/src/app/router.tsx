@@ -55,6 +55,46 @@ export function createAppRouter() {
                   .ChangePasswordRoute,
               }),
             },
+            {
+              path: 'nodes',
+              lazy: async () => ({
+                Component: (await import('../features/nodes/routes/devices.route')).DevicesRoute,
+              }),
+            },
+            {
+              path: 'metricss',
+              lazy: async () => ({
+                Component: (await import('../features/nodes/routes/graphs.route')).GraphsRoute,
+              }),
+            },
+            {
+              path: 'managedevice',
+              lazy: async () => ({
+                Component: (await import('../features/nodes/routes/manage-device.route'))
+                  .ManageDeviceRoute,
+              }),
+            },
+            {
+              path: 'Georegion',
+              lazy: async () => ({
+                Component: (await import('../features/nodes/routes/geo-region.route'))
+                  .GeoRegionRoute,
+              }),
+            },
+            {
+              path: 'Productserial',
+              lazy: async () => ({
+                Component: (await import('../features/nodes/routes/product-serial.route'))
+                  .ProductSerialRoute,
+              }),
+            },
+            {
+              path: 'device-reports',
+              lazy: async () => ({
+                Component: (await import('../features/nodes/routes/device-reports.route'))
+                  .DeviceReportsRoute,
+              }),
+            },
             ...['deployment-settings', 'alarmalert'].map((path) => ({
               path,
               lazy: async () => ({

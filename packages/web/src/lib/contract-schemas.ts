@@ -3,10 +3,12 @@
  * that zod lands in its own chunk (see lazy-schemas.ts).
  */
 export {
+  AdminNodesListSchema,
   CurrentUserSchema,
   DeploymentInfoSchema,
   LoginFormSchema,
   LoginResponseSchema,
+  NodeConnectivityEventSchema,
   PasswordChangeFormSchema,
   SuccessBodySchema,
 } from '@fleetdeck/contract';

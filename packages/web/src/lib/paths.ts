@@ -19,3 +19,8 @@ export function isSignedInPath(pathname: string): boolean {
   const lower = pathname.toLowerCase();
   return lower === HOME_PATH || lower.startsWith(`${HOME_PATH}/`);
 }
+
+/** The per-device diagnostics report (access §2), linked from device ids when Diag is on. */
+export function diagnosticsReportPath(nodeId: string): string {
+  return `/home/diagnostics/report/${encodeURIComponent(nodeId)}`;
+}

@@ -7,12 +7,14 @@ export interface SystemRoutesOptions {
   config: AppConfig;
   database: DatabaseHandle;
   version: string;
+  /** Set to done by main once start-up (including the first super admin) has finished. */
+  startup: { done: boolean };
 }
 
 /** Liveness, readiness, public deployment facts and the OpenAPI document. */
 export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
   app,
-  { config, database, version },
+  { config, database, version, startup },
 ) => {
   app.get(
     API_PATHS.healthz,
@@ -31,15 +33,20 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
     {
       schema: {
         tags: ['system'],
-        summary: 'Readiness: the database is reachable',
+        summary: 'Readiness: start-up has finished and the database is reachable',
         response: { 200: HealthSchema, 503: HealthSchema },
       },
     },
     async (_request, reply) => {
-      const ok = await isDatabaseReachable(database.db);
+      const started = startup.done;
+      const databaseOk = await isDatabaseReachable(database.db);
+      const ok = started && databaseOk;
       return reply.code(ok ? 200 : 503).send({
         status: ok ? ('ok' as const) : ('unavailable' as const),
-        checks: { database: ok ? ('ok' as const) : ('failed' as const) },
+        checks: {
+          startup: started ? ('ok' as const) : ('failed' as const),
+          database: databaseOk ? ('ok' as const) : ('failed' as const),
+        },
       });
     },
   );

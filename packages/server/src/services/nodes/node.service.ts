@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ERROR_CODES,
   MAPPING_REQUEST_STATUSES,
   MAPPING_REQUEST_TIMEOUT_SECONDS,
   type AdminNodesQuery,
@@ -8,7 +9,7 @@ import {
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, NodesTable } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
 import {
   addToCounters,
   countNodes,
@@ -103,7 +104,13 @@ export class NodeService {
     });
     await this.db.transaction().execute(async (trx) => {
       const existing = await existingNodeIds(trx, ids);
-      if (existing.length > 0) throw badRequest(`Node ${existing[0]} is already registered`);
+      if (existing.length > 0) {
+        throw new AppError(
+          409,
+          ERROR_CODES.nodeAlreadyRegistered,
+          `Node ${existing[0]} is already registered`,
+        );
+      }
       await insertNodes(trx, rows);
       await addToCounters(trx, { total: rows.length, not_activated: rows.length });
     });

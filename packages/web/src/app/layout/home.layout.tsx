@@ -6,6 +6,7 @@ import { BrandMark } from '../../components/brand-mark';
 import { Copyright } from '../../components/copyright';
 import { RequireSession } from '../../features/auth/components/require-session';
 import { useSessionUser } from '../../features/auth/components/session-user';
+import { NodeStatusStream } from '../../features/nodes/components/node-status-stream';
 import { AccountMenu } from './account-menu';
 import { homeTarget } from './nav-items';
 import { SidebarNav } from './sidebar-nav';
@@ -26,6 +27,7 @@ function DashboardShell() {
       navbar={{ width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
       padding={{ base: 'md', sm: 'lg' }}
     >
+      <NodeStatusStream enabled={user.permissions.includes('nodes.read')} />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

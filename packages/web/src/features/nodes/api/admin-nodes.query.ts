@@ -1,0 +1,68 @@
+import type { AdminNodesList, AdminNodesQuery } from '@fleetdeck/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import { loadSchemas } from '../../../lib/lazy-schemas';
+import { nodeKeys } from './nodes.keys';
+
+/** The fleet list (not yet in the contract's API_PATHS). */
+export const ADMIN_NODES_PATH = '/v1/admin/nodes';
+
+/** The filters a node screen sets; paging is added by the list. */
+export type AdminNodesFilters = Partial<
+  Pick<AdminNodesQuery, 'node_status' | 'type' | 'search' | 'city' | 'serial' | 'node_id'>
+>;
+
+/** One page request of GET /v1/admin/nodes. */
+export type AdminNodesRequest = AdminNodesFilters & {
+  num_records: number;
+  start_id?: string | undefined;
+};
+
+/** The query parameters in a fixed order, so equal requests are equal URLs (and cache hits). */
+const PARAM_ORDER = [
+  'start_id',
+  'num_records',
+  'node_id',
+  'search',
+  'node_status',
+  'type',
+  'city',
+  'serial',
+] as const satisfies readonly (keyof AdminNodesRequest)[];
+
+/** The URL of one page; empty filters are left out. */
+export function adminNodesPath(request: AdminNodesRequest): string {
+  const params = new URLSearchParams();
+  for (const key of PARAM_ORDER) {
+    const value = request[key];
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  return `${ADMIN_NODES_PATH}?${params.toString()}`;
+}
+
+/** GET /v1/admin/nodes: one cursor page of the fleet, checked against the contract. */
+export async function fetchAdminNodes(
+  request: AdminNodesRequest,
+  signal?: AbortSignal,
+): Promise<AdminNodesList> {
+  const { AdminNodesListSchema } = await loadSchemas();
+  return apiJson(adminNodesPath(request), AdminNodesListSchema, signal ? { signal } : {});
+}
+
+/**
+ * A page of the fleet list. The list must not jump while the operator works in it: the previous
+ * page stays on screen while the next one loads, and a returning window does not refetch
+ * (connectivity arrives live over the event stream; the refresh button reloads the rest).
+ */
+export const adminNodesQueryOptions = (request: AdminNodesRequest) =>
+  queryOptions({
+    queryKey: nodeKeys.list(request),
+    queryFn: ({ signal }) => fetchAdminNodes(request, signal),
+    placeholderData: keepPreviousData,
+    refetchOnWindowFocus: false,
+    staleTime: 60_000,
+  });
+
+export function useAdminNodes(request: AdminNodesRequest, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...adminNodesQueryOptions(request), enabled: options.enabled ?? true });
+}

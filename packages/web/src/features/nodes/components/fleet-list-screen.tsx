@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import type { AdminNodesFilters } from '../api/admin-nodes.query';
+import { NODE_LABELS } from '../labels';
+import {
+  emptyFleetMessage,
+  statusFromParam,
+  typeFromParam,
+  type TypeOption,
+} from '../model/filters';
+import { NodeListPanel } from './node-list-panel';
+import { NodeScreen } from './node-screen';
+import { SearchInput } from './search-input';
+import { StatusFilterBadge } from './status-filter-badge';
+import { TypeSelect } from './type-select';
+import { useSearchFilter } from './use-search-filter';
+
+/**
+ * Devices list, Graphs and Device reports (fleet-management §2, access §2): the `status` and
+ * `type` query parameters, a type dropdown that writes `type`, a device-id search, the node list
+ * with 'Add to Device Group', and any extra actions the screen adds (Download All CSV).
+ */
+export function FleetListScreen({
+  title,
+  typeOptions,
+  actions,
+}: {
+  title: string;
+  /** The dropdown's options; when none of them is "all", the first applies by default. */
+  typeOptions: readonly TypeOption[];
+  actions?: (filters: AdminNodesFilters) => ReactNode;
+}) {
+  const [params, setParams] = useSearchParams();
+  const search = useSearchFilter();
+  const status = statusFromParam(params.get('status'));
+  const hasAll = typeOptions.some((option) => option.value === '');
+  const type = typeFromParam(params.get('type')) ?? (hasAll ? undefined : typeOptions[0]?.value);
+
+  const setParam = (name: string, value: string | undefined) => {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  };
+
+  const filters: AdminNodesFilters = { node_status: status, type, search: search.applied };
+
+  return (
+    <NodeScreen title={title}>
+      <NodeListPanel
+        filters={filters}
+        emptyMessage={emptyFleetMessage(filters)}
+        groupButtonLabel={NODE_LABELS.addToDeviceGroup}
+        actions={actions?.(filters)}
+        controls={
+          <>
+            <TypeSelect
+              options={typeOptions}
+              value={type ?? ''}
+              onChange={(value) => setParam('type', value || undefined)}
+            />
+            <SearchInput
+              name="device-id"
+              label={NODE_LABELS.searchDeviceId}
+              placeholder={NODE_LABELS.searchDeviceIdPlaceholder}
+              value={search.text}
+              onChange={search.change}
+              onEnter={search.applyNow}
+            />
+            {status !== undefined && (
+              <StatusFilterBadge status={status} onClear={() => setParam('status', undefined)} />
+            )}
+          </>
+        }
+      />
+    </NodeScreen>
+  );
+}

@@ -1,0 +1,259 @@
+import { DEFAULT_PAGE_SIZE, MARKER_COOKIES, PAGE_SIZES } from '@fleetdeck/contract';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconAlertCircle, IconFolderPlus, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { errorMessage } from '../../../lib/api-error';
+import { readCookie } from '../../../lib/cookies';
+import {
+  adminNodesQueryOptions,
+  useAdminNodes,
+  type AdminNodesFilters,
+  type AdminNodesRequest,
+} from '../api/admin-nodes.query';
+import { nodeKeys } from '../api/nodes.keys';
+import { NODE_LABELS } from '../labels';
+import {
+  FIRST_PAGE,
+  canGoNext,
+  canGoPrev,
+  currentCursor,
+  goNext,
+  goPrev,
+  pageCount,
+  pageNumber,
+  toPageSize,
+  type CursorStack,
+} from '../model/paging';
+import { NodeTable } from './node-table';
+import { NodeTablePager } from './node-table-pager';
+
+export interface NodeListPanelProps {
+  filters: AdminNodesFilters;
+  emptyMessage: string;
+  /** Filter controls, left of the list's own buttons. */
+  controls?: ReactNode;
+  /** More buttons beside the group button (Download All CSV). */
+  actions?: ReactNode;
+  /** A line of guidance under the controls. */
+  hint?: ReactNode;
+  /** The group button's text; without one the rows have no checkboxes. */
+  groupButtonLabel?: string;
+  /**
+   * Receives the chosen nodes when the group button is pressed. The device-groups feature
+   * supplies it together with its modal; without it the button only reflects the selection,
+   * which stays as it is.
+   */
+  onAddToGroup?: (nodeIds: readonly string[]) => void;
+  /** False until the screen has something to ask for (Product serial before a search). */
+  enabled?: boolean;
+  /** Shown instead of the table while not enabled. */
+  idle?: ReactNode;
+}
+
+/** The state that belongs to one set of filters: it starts over when the filters change. */
+interface Scoped<T> {
+  key: string;
+  value: T;
+}
+
+/** Whether the Diag cookie turns on the diagnostics links (access §2, §6). */
+function diagnosticsLinksOn(): boolean {
+  return readCookie(MARKER_COOKIES.diagnostics) === 'true';
+}
+
+/**
+ * A node list with cursor paging (spec §4), page sizes 5/10/15/25 (default 10), refresh,
+ * selection, loading, error and empty states. The screen owns the filters; a change of filters
+ * or page size starts again at page 1. The next page is fetched ahead so that Next is instant.
+ */
+export function NodeListPanel({
+  filters,
+  emptyMessage,
+  controls,
+  actions,
+  hint,
+  groupButtonLabel,
+  onAddToGroup,
+  enabled = true,
+  idle,
+}: NodeListPanelProps) {
+  const queryClient = useQueryClient();
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const filterKey = JSON.stringify(filters);
+  const pagingKey = `${filterKey}|${pageSize}`;
+  const [paging, setPaging] = useState<Scoped<CursorStack>>({ key: pagingKey, value: FIRST_PAGE });
+  const [selection, setSelection] = useState<Scoped<ReadonlySet<string>>>({
+    key: filterKey,
+    value: new Set(),
+  });
+  const stack = paging.key === pagingKey ? paging.value : FIRST_PAGE;
+  const selected = selection.key === filterKey ? selection.value : new Set<string>();
+
+  const request: AdminNodesRequest = {
+    ...filters,
+    num_records: pageSize,
+    start_id: currentCursor(stack),
+  };
+  const query = useAdminNodes(request, { enabled });
+  const page = query.data;
+  const stale = query.isPlaceholderData;
+  const nextId = stale ? undefined : page?.next_id;
+  const selectable = groupButtonLabel !== undefined;
+
+  // Fetch the next page ahead, so that Next shows it without a wait (B8: ≤ 150 ms after a click).
+  useEffect(() => {
+    if (!enabled || nextId === undefined) return;
+    void queryClient.prefetchQuery(adminNodesQueryOptions({ ...request, start_id: nextId }));
+    // `request` is rebuilt each render; its content is what pagingKey and the cursor describe.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [enabled, nextId, pagingKey, queryClient]);
+
+  const toggle = useCallback(
+    (nodeId: string, checked: boolean) => {
+      setSelection((current) => {
+        const ids = new Set(current.key === filterKey ? current.value : []);
+        if (checked) ids.add(nodeId);
+        else ids.delete(nodeId);
+        return { key: filterKey, value: ids };
+      });
+    },
+    [filterKey],
+  );
+
+  const toggleAll = (checked: boolean) => {
+    const ids = new Set(selected);
+    for (const node of page?.node_info ?? []) {
+      if (checked) ids.add(node.node_id);
+      else ids.delete(node.node_id);
+    }
+    setSelection({ key: filterKey, value: ids });
+  };
+
+  const refresh = () => {
+    // Other cached pages may be out of date too; they reload when next shown.
+    void queryClient.invalidateQueries({ queryKey: nodeKeys.lists(), refetchType: 'none' });
+    void query.refetch();
+  };
+
+  const showTable = enabled || idle === undefined;
+  const rows = query.isError ? undefined : page?.node_info;
+
+  return (
+    <Paper withBorder radius="lg" data-testid="node-list">
+      <Stack gap={0}>
+        <Box p="md">
+          <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
+            <Group align="flex-end" gap="sm" wrap="wrap" style={{ flex: '1 1 auto' }}>
+              {controls}
+            </Group>
+            <Group gap="sm" wrap="wrap" align="flex-end">
+              <Tooltip label={NODE_LABELS.refresh} withArrow>
+                <ActionIcon
+                  variant="default"
+                  size={36}
+                  aria-label={NODE_LABELS.refresh}
+                  onClick={refresh}
+                  loading={enabled && query.isFetching && !query.isPending}
+                  disabled={!enabled}
+                >
+                  <IconRefresh size={18} aria-hidden="true" />
+                </ActionIcon>
+              </Tooltip>
+              {actions}
+              {groupButtonLabel !== undefined && (
+                <Button
+                  leftSection={<IconFolderPlus size={16} aria-hidden="true" />}
+                  disabled={selected.size === 0}
+                  onClick={() => onAddToGroup?.([...selected])}
+                >
+                  {groupButtonLabel}
+                </Button>
+              )}
+            </Group>
+          </Group>
+          {hint !== undefined && (
+            <Text size="sm" c="dimmed" mt="sm">
+              {hint}
+            </Text>
+          )}
+        </Box>
+        <Box h={2}>
+          {enabled && query.isFetching && (
+            <Progress value={100} animated size={2} radius={0} aria-label={NODE_LABELS.refresh} />
+          )}
+        </Box>
+        <Divider />
+        {!showTable && (
+          <Text c="dimmed" ta="center" py="xl" px="md">
+            {idle}
+          </Text>
+        )}
+        {showTable && query.isError && (
+          <Alert
+            m="md"
+            color="red"
+            variant="light"
+            role="alert"
+            icon={<IconAlertCircle size={18} aria-hidden="true" />}
+          >
+            <Group justify="space-between" gap="sm">
+              <Text size="sm">{errorMessage(query.error)}</Text>
+              <Button size="xs" variant="white" color="red" onClick={() => void query.refetch()}>
+                {NODE_LABELS.tryAgain}
+              </Button>
+            </Group>
+          </Alert>
+        )}
+        {showTable && !query.isError && (
+          <NodeTable
+            nodes={rows}
+            skeletonRows={pageSize}
+            emptyMessage={emptyMessage}
+            selectable={selectable}
+            selected={selected}
+            onToggle={toggle}
+            onToggleAll={toggleAll}
+            diagnosticsLinks={diagnosticsLinksOn()}
+            stale={stale}
+          />
+        )}
+        {showTable && (
+          <>
+            <Divider />
+            <Box p="md">
+              <NodeTablePager
+                page={pageNumber(stack)}
+                pages={pageCount(query.isError ? undefined : page?.total, pageSize)}
+                canPrev={canGoPrev(stack)}
+                canNext={canGoNext(nextId)}
+                onPrev={() => setPaging({ key: pagingKey, value: goPrev(stack) })}
+                onNext={() => {
+                  if (canGoNext(nextId))
+                    setPaging({ key: pagingKey, value: goNext(stack, nextId) });
+                }}
+                pageSize={pageSize}
+                selectedCount={selectable ? selected.size : 0}
+                onPageSize={(size) =>
+                  setPageSize(toPageSize(size, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE))
+                }
+              />
+            </Box>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,76 @@
+import { PAGE_SIZES, formatMessage } from '@fleetdeck/contract';
+import { Button, Group, NativeSelect, Text } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { NODE_LABELS } from '../labels';
+
+const PAGE_SIZE_OPTIONS = PAGE_SIZES.devices.map(String);
+
+/** Prev, 'Page X of Y', Next and the page size (fleet-management §2, §4). */
+export function NodeTablePager({
+  page,
+  pages,
+  canPrev,
+  canNext,
+  onPrev,
+  onNext,
+  pageSize,
+  selectedCount,
+  onPageSize,
+}: {
+  page: number;
+  pages: number;
+  canPrev: boolean;
+  canNext: boolean;
+  onPrev: () => void;
+  onNext: () => void;
+  pageSize: number;
+  /** Shown beside the page size, where it moves nothing when it appears. */
+  selectedCount: number;
+  onPageSize: (size: number) => void;
+}) {
+  return (
+    <Group justify="space-between" gap="sm" wrap="wrap">
+      <Group gap="xs" wrap="nowrap">
+        <Text size="sm" c="dimmed" component="label" htmlFor="node-page-size">
+          {NODE_LABELS.rowsPerPage}
+        </Text>
+        <NativeSelect
+          id="node-page-size"
+          size="xs"
+          w={72}
+          data={PAGE_SIZE_OPTIONS}
+          value={String(pageSize)}
+          onChange={(event) => onPageSize(Number(event.currentTarget.value))}
+        />
+        {selectedCount > 0 && (
+          <Text size="sm" fw={500} ml="sm" data-testid="node-selection-count">
+            {formatMessage(NODE_LABELS.selectedCount, { count: selectedCount })}
+          </Text>
+        )}
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconChevronLeft size={14} aria-hidden="true" />}
+          disabled={!canPrev}
+          onClick={onPrev}
+        >
+          {NODE_LABELS.prev}
+        </Button>
+        <Text size="sm" aria-live="polite" data-testid="node-page-status" miw={96} ta="center">
+          {formatMessage(NODE_LABELS.pageOf, { page, pages })}
+        </Text>
+        <Button
+          variant="default"
+          size="xs"
+          rightSection={<IconChevronRight size={14} aria-hidden="true" />}
+          disabled={!canNext}
+          onClick={onNext}
+        >
+          {NODE_LABELS.next}
+        </Button>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,174 @@
+import { formatMessage, type NodeInfo } from '@fleetdeck/contract';
+import { Anchor, Checkbox, Skeleton, Table, Text } from '@mantine/core';
+import { memo } from 'react';
+import { Link } from 'react-router';
+import { diagnosticsReportPath } from '../../../lib/paths';
+import { NODE_LABELS } from '../labels';
+import { locationOf, serialOf } from '../model/node-tags';
+import { StatusDot } from './status-dot';
+
+const COLUMNS = [
+  NODE_LABELS.columnNodeId,
+  NODE_LABELS.columnStatus,
+  NODE_LABELS.columnLocation,
+  NODE_LABELS.columnSerial,
+  NODE_LABELS.columnVersion,
+  NODE_LABELS.columnType,
+  NODE_LABELS.columnModel,
+] as const;
+
+/** Wide enough for a 24-character id and the other columns; narrower screens scroll sideways. */
+const TABLE_MIN_WIDTH = 900;
+
+export interface NodeTableProps {
+  /** The rows; undefined while the first page loads (skeleton rows are shown). */
+  nodes: readonly NodeInfo[] | undefined;
+  skeletonRows: number;
+  emptyMessage: string;
+  /** Whether rows have checkboxes (screens that can add nodes to a group). */
+  selectable: boolean;
+  selected: ReadonlySet<string>;
+  onToggle: (nodeId: string, checked: boolean) => void;
+  onToggleAll: (checked: boolean) => void;
+  /** Device ids link to the diagnostics report (the Diag cookie is 'true'). */
+  diagnosticsLinks: boolean;
+  /** Rows are kept from the previous page while the next one loads. */
+  stale: boolean;
+}
+
+const NodeRow = memo(function NodeRow({
+  node,
+  selectable,
+  checked,
+  onToggle,
+  diagnosticsLinks,
+}: {
+  node: NodeInfo;
+  selectable: boolean;
+  checked: boolean;
+  onToggle: (nodeId: string, checked: boolean) => void;
+  diagnosticsLinks: boolean;
+}) {
+  return (
+    <Table.Tr
+      data-node-id={node.node_id}
+      bg={checked ? 'var(--mantine-primary-color-light)' : undefined}
+    >
+      {selectable && (
+        <Table.Td>
+          <Checkbox
+            size="xs"
+            checked={checked}
+            onChange={(event) => onToggle(node.node_id, event.currentTarget.checked)}
+            aria-label={formatMessage(NODE_LABELS.selectNode, { node: node.node_id })}
+          />
+        </Table.Td>
+      )}
+      <Table.Td ff="monospace" fz="sm">
+        {diagnosticsLinks ? (
+          <Anchor component={Link} to={diagnosticsReportPath(node.node_id)} fz="sm" ff="monospace">
+            {node.node_id}
+          </Anchor>
+        ) : (
+          node.node_id
+        )}
+      </Table.Td>
+      <Table.Td>
+        <StatusDot node={node} />
+      </Table.Td>
+      <Table.Td>{locationOf(node.tags)}</Table.Td>
+      <Table.Td>{serialOf(node.tags)}</Table.Td>
+      <Table.Td>{node.fw_version}</Table.Td>
+      <Table.Td>{node.type}</Table.Td>
+      <Table.Td>{node.model}</Table.Td>
+    </Table.Tr>
+  );
+});
+
+/**
+ * The node table (fleet-management §2 Devices list): checkbox, Node Device Id, Status dot,
+ * Location, Serial no., Version, Type, Model. Plain rows, at most one page (25) of them, so the
+ * DOM stays small however large the fleet is.
+ */
+export function NodeTable({
+  nodes,
+  skeletonRows,
+  emptyMessage,
+  selectable,
+  selected,
+  onToggle,
+  onToggleAll,
+  diagnosticsLinks,
+  stale,
+}: NodeTableProps) {
+  const columnCount = COLUMNS.length + (selectable ? 1 : 0);
+  const loaded = nodes ?? [];
+  const selectedOnPage = loaded.filter((node) => selected.has(node.node_id)).length;
+  const allSelected = loaded.length > 0 && selectedOnPage === loaded.length;
+
+  return (
+    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH} type="native">
+      <Table
+        highlightOnHover
+        verticalSpacing="xs"
+        horizontalSpacing="md"
+        aria-busy={nodes === undefined || stale}
+        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
+        data-testid="node-table"
+      >
+        <Table.Thead>
+          <Table.Tr>
+            {selectable && (
+              <Table.Th w={44}>
+                <Checkbox
+                  size="xs"
+                  checked={allSelected}
+                  indeterminate={selectedOnPage > 0 && !allSelected}
+                  disabled={loaded.length === 0}
+                  onChange={(event) => onToggleAll(event.currentTarget.checked)}
+                  aria-label={NODE_LABELS.selectAll}
+                />
+              </Table.Th>
+            )}
+            {COLUMNS.map((column) => (
+              <Table.Th key={column} fz="sm">
+                {column}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {nodes === undefined &&
+            Array.from({ length: skeletonRows }, (_, row) => (
+              <Table.Tr key={row} aria-hidden="true">
+                {Array.from({ length: columnCount }, (_, cell) => (
+                  <Table.Td key={cell}>
+                    <Skeleton height={12} radius="sm" />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          {nodes !== undefined && nodes.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={columnCount}>
+                <Text ta="center" c="dimmed" py="xl" data-testid="node-table-empty">
+                  {emptyMessage}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {loaded.map((node) => (
+            <NodeRow
+              key={node.node_id}
+              node={node}
+              selectable={selectable}
+              checked={selected.has(node.node_id)}
+              onToggle={onToggle}
+              diagnosticsLinks={diagnosticsLinks}
+            />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

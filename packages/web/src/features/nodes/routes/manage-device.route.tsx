@@ -1,0 +1,43 @@
+import { MESSAGES } from '@fleetdeck/contract';
+import { useSearchParams } from 'react-router';
+import { NodeListPanel } from '../components/node-list-panel';
+import { NodeScreen } from '../components/node-screen';
+import { SearchInput } from '../components/search-input';
+import { StatusFilterBadge } from '../components/status-filter-badge';
+import { useSearchFilter } from '../components/use-search-filter';
+import { NODE_LABELS } from '../labels';
+import { manageDeviceStatusFromParam } from '../model/filters';
+
+/**
+ * /home/managedevice (access §2): heading Devices, a product-id search, the hint, and
+ * 'Add to Node Group'. Rows follow the status parameter: true online, otherwise offline.
+ */
+export function ManageDeviceRoute() {
+  const [params] = useSearchParams();
+  const search = useSearchFilter();
+  const status = manageDeviceStatusFromParam(params.get('status'));
+
+  return (
+    <NodeScreen title={NODE_LABELS.devicesHeading}>
+      <NodeListPanel
+        filters={{ node_status: status, search: search.applied }}
+        emptyMessage={MESSAGES.nodesNotFound}
+        groupButtonLabel={NODE_LABELS.addToNodeGroup}
+        hint={NODE_LABELS.manageDeviceHint}
+        controls={
+          <>
+            <SearchInput
+              name="product-id"
+              label={NODE_LABELS.searchProductId}
+              placeholder={NODE_LABELS.searchProductIdPlaceholder}
+              value={search.text}
+              onChange={search.change}
+              onEnter={search.applyNow}
+            />
+            <StatusFilterBadge status={status} />
+          </>
+        }
+      />
+    </NodeScreen>
+  );
+}
