@@ -70,7 +70,9 @@ beforeAll(async () => {
   const deadline = Date.now() + 30_000;
   while ((await onlineCount(token)) < NODES) {
     if (Date.now() > deadline || simulator.exitCode !== null) {
-      throw new Error(`the simulated fleet did not come online (simulator exit ${simulator.exitCode})`);
+      throw new Error(
+        `the simulated fleet did not come online (simulator exit ${simulator.exitCode})`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
