@@ -69,6 +69,8 @@ export interface NodesTable {
   /** JSON array of `key:value` strings, in the order they were given. */
   tags: string;
   credential_hash: string;
+  /** The MQTT password in Mosquitto's `$7$` form (external brokers); null for older rows. */
+  broker_credential: string | null;
   secret_key_hash: string;
   registered_at: EpochSeconds;
   activated_at: EpochSeconds | null;

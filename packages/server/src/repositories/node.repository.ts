@@ -230,3 +230,26 @@ export async function rebuildCounters(db: Db): Promise<Record<string, number>> {
     .execute();
   return counts;
 }
+
+/** Every node's Mosquitto credential, read in keyset chunks (for the external broker's files). */
+export async function* brokerCredentials(
+  db: Db,
+  chunk = 5000,
+): AsyncGenerator<{ nodeId: string; hash: string }> {
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('nodes')
+      .select(['node_id', 'broker_credential'])
+      .where('node_id', '>', after)
+      .where('broker_credential', 'is not', null)
+      .orderBy('node_id')
+      .limit(chunk)
+      .execute();
+    for (const row of rows)
+      if (row.broker_credential) yield { nodeId: row.node_id, hash: row.broker_credential };
+    const last = rows.at(-1);
+    if (!last || rows.length < chunk) return;
+    after = last.node_id;
+  }
+}

@@ -27,6 +27,7 @@ import {
   markTimedOutMappings,
   releaseNode,
 } from '../../repositories/mapping.repository.js';
+import { hashMosquittoPassword } from '../../gateway/mosquitto-config.js';
 import { hashNodeSecret, newNodeId, newNodeSecret, nodeSecretMatches } from './node-credentials.js';
 import { derivedKeys } from './node-tags.js';
 
@@ -87,6 +88,7 @@ export class NodeService {
         serial,
         tags: JSON.stringify(registration.tags),
         credential_hash: hashNodeSecret(password),
+        broker_credential: hashMosquittoPassword(password),
         secret_key_hash: hashNodeSecret(secretKey),
         registered_at: now,
         activated_at: null,
