@@ -1,0 +1,187 @@
+// Shared helpers of the benchmarks: machine facts, free ports, the built server as a child process.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
+export const ADMIN_EMAIL = 'bench@fleetdeck.test';
+export const ADMIN_PASSWORD = 'Qx7-tundra-Lamp-8841';
+export const SMOKE = process.env.BENCH_SMOKE === '1';
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Cores, memory, Node version, and the fact that the load generator runs on the same machine. */
+export function machine() {
+  return {
+    cores: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model ?? 'unknown',
+    memory_gib: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    load_generator:
+      'runs on the same machine as the server and shares its cores: figures are lower bounds',
+  };
+}
+
+export function gitCommit() {
+  try {
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT }).toString().trim();
+    return dirty ? `${sha}+dirty` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function requireBuilt() {
+  if (!fs.existsSync(SERVER_MAIN)) {
+    throw new Error(`${SERVER_MAIN} is missing: run \`npm run build\` first`);
+  }
+}
+
+/** A TCP port that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident set size of a process in bytes (Linux /proc), or null. */
+export function rssOf(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** User + system CPU seconds of a process so far (Linux /proc), or null. */
+export function cpuSecondsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the built server (`packages/server/dist/main.js`) with its own ports and data directory
+ * and waits for /readyz. Returns { pid, baseUrl, mqttUrl, startMs, stop }.
+ */
+export async function startServer(env) {
+  requireBuilt();
+  const port = await freePort();
+  const mqttPort = await freePort();
+  const started = Date.now();
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      MQTT_PORT: String(mqttPort),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      FLEETDECK_ADMIN_EMAIL: ADMIN_EMAIL,
+      FLEETDECK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let exited = null;
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve(exited);
+    }),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    if (exited)
+      throw new Error(`server exited during start (${JSON.stringify(exited)}):\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/readyz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready in time:\n${output}`);
+    }
+    await sleep(100);
+  }
+  return {
+    pid: child.pid,
+    baseUrl,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    startMs: Date.now() - started,
+    output: () => output,
+    /** SIGTERM to this PID only; SIGKILL after 30 s. */
+    async stop() {
+      if (exited) return exited;
+      process.kill(child.pid, 'SIGTERM');
+      const timer = setTimeout(() => {
+        if (!exited) process.kill(child.pid, 'SIGKILL');
+      }, 30_000);
+      const result = await exit;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+/** Password login; returns the raw access token for the `authorization` header. */
+export async function login(baseUrl) {
+  const response = await fetch(`${baseUrl}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_name: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  const body = await response.json();
+  if (!response.ok || !body.accesstoken) {
+    throw new Error(`login failed: ${response.status} ${JSON.stringify(body)}`);
+  }
+  return body.accesstoken;
+}
+
+/** A deterministic PRNG (mulberry32) so workloads are the same from run to run. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+export const round = (value, digits = 2) =>
+  value === null || value === undefined ? null : Math.round(value * 10 ** digits) / 10 ** digits;

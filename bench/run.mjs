@@ -1,0 +1,53 @@
+// `npm run bench` runs every benchmark, `npm run bench -- <name>` one, `npm run bench:smoke`
+// (or `--smoke`) each one small and within 60 s. Each benchmark prints one JSON object on stdout.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const BENCHMARKS = {
+  'node-list': 'node-list.mjs', // B6
+  ingest: 'ingest.mjs', // B1
+};
+const SMOKE_LIMIT_MS = 60_000;
+
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const names = args.filter((a) => !a.startsWith('--'));
+for (const name of names) {
+  if (!BENCHMARKS[name]) {
+    console.error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+    process.exit(2);
+  }
+}
+if (!fs.existsSync(path.join(HERE, '../packages/server/dist/main.js'))) {
+  console.error('packages/server/dist is missing: run `npm run build` first');
+  process.exit(2);
+}
+
+let failed = false;
+for (const name of names.length ? names : Object.keys(BENCHMARKS)) {
+  const started = Date.now();
+  const child = spawn(process.execPath, [path.join(HERE, BENCHMARKS[name])], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...(smoke ? { BENCH_SMOKE: '1' } : {}) },
+  });
+  // A smoke run that overruns is stopped (this PID only; it stops its own children).
+  const timer = smoke
+    ? setTimeout(() => {
+        console.error(`${name}: smoke run over ${SMOKE_LIMIT_MS / 1000} s, stopping it`);
+        child.kill('SIGTERM');
+      }, SMOKE_LIMIT_MS + 15_000)
+    : undefined;
+  const code = await new Promise((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
+  clearTimeout(timer);
+  const seconds = (Date.now() - started) / 1000;
+  if (code !== 0) failed = true;
+  if (smoke && seconds * 1000 > SMOKE_LIMIT_MS) {
+    console.error(`${name}: smoke run took ${seconds.toFixed(1)} s (limit 60 s)`);
+    failed = true;
+  }
+  console.error(`${name}: exit ${code} after ${seconds.toFixed(1)} s`);
+}
+process.exit(failed ? 1 : 0);
