@@ -231,10 +231,12 @@ describe.each(DIALECTS)('node registry and fleet list on %s', (dialect) => {
         fc.integer({ min: 1, max: 25 }),
         fc.option(fc.constantFrom(...TYPES), { nil: undefined }),
         fc.option(fc.constantFrom('Pune', 'Delhi', 'Other'), { nil: undefined }),
-        async (size, type, city) => {
+        fc.option(fc.constantFrom('location:Pune', 'batch:one'), { nil: undefined }),
+        async (size, type, city, tag) => {
           const params = new URLSearchParams({ num_records: String(size) });
           if (type) params.set('type', type);
           if (city) params.set('city', city);
+          if (tag) params.set('tags', tag);
           const seen: string[] = [];
           let cursor: string | undefined;
           let total = -1;
@@ -248,7 +250,12 @@ describe.each(DIALECTS)('node registry and fleet list on %s', (dialect) => {
             if (!cursor) break;
           }
           const expected = nodes
-            .filter((n) => (!type || n.type === type) && (!city || n.city === city))
+            .filter(
+              (n) =>
+                (!type || n.type === type) &&
+                (!city || n.city === city) &&
+                (tag !== 'location:Pune' || n.city === 'Pune'),
+            )
             .map((n) => n.node_id);
           expect(new Set(seen).size).toBe(seen.length);
           expect(seen.filter((id) => id.startsWith('N')).sort()).toEqual(expected.sort());
@@ -256,7 +263,7 @@ describe.each(DIALECTS)('node registry and fleet list on %s', (dialect) => {
           expect(seen).toEqual([...seen].sort());
         },
       ),
-      { numRuns: 25 },
+      { numRuns: 40 },
     );
   });
 

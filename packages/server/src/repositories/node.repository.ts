@@ -73,13 +73,35 @@ export async function listNodes(
   limit: number,
   withDocuments: boolean,
 ): Promise<NodesTable[]> {
-  let query = applyFilter(db.selectFrom('nodes').selectAll('nodes'), filter);
-  if (startId !== undefined) query = query.where('nodes.node_id', '>=', startId);
+  let query = db.selectFrom('nodes').selectAll('nodes');
+  if (isOnlyTag(filter)) {
+    // Walk the (tag, node_id) primary key and stop after one page, instead of collecting every
+    // node with the tag first.
+    const tag = filter.tag;
+    query = query.where('nodes.node_id', 'in', (eb) => {
+      let inner = eb
+        .selectFrom('node_tags')
+        .select('node_tags.node_id')
+        .where('node_tags.tag', '=', tag);
+      if (startId !== undefined) inner = inner.where('node_tags.node_id', '>=', startId);
+      return inner.orderBy('node_tags.node_id').limit(limit + 1);
+    });
+  } else {
+    query = applyFilter(query, filter);
+    if (startId !== undefined) query = query.where('nodes.node_id', '>=', startId);
+  }
   const rows = await query
     .orderBy('nodes.node_id')
     .limit(limit + 1)
     .execute();
   return withDocuments ? rows : rows.map((row) => ({ ...row, config: null, params: null }));
+}
+
+function isOnlyTag(filter: NodeFilter): filter is NodeFilter & { tag: string } {
+  return (
+    filter.tag !== undefined &&
+    Object.entries(filter).every(([key, value]) => key === 'tag' || value === undefined)
+  );
 }
 
 /** The exact number of nodes matching the filter (from maintained counters when possible). */
@@ -89,6 +111,14 @@ export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
     .map(([key]) => key);
   if (keys.length === 0 || (keys.length === 1 && keys[0] === 'status')) {
     return readCounter(db, filter.status ?? 'total');
+  }
+  if (isOnlyTag(filter)) {
+    const row = await db
+      .selectFrom('node_tags')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tag', '=', filter.tag)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
   const row = await applyFilter(
     db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')),

@@ -29,6 +29,7 @@ import {
 } from '../../repositories/user.repository.js';
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { AuthContextCache } from './auth-context-cache.js';
 import { SlidingWindowLimiter } from './rate-limiter.js';
 import { hashRefreshToken, newRefreshToken, type TokenService } from './token.service.js';
 
@@ -76,6 +77,8 @@ export interface AuthServiceOptions {
   failureWindowMs: number;
   /** A rotated refresh token replayed within this many seconds is a concurrent tab, not theft. */
   rotationGraceSeconds: number;
+  /** How long a resolved access token is remembered (0 turns the cache off). */
+  contextCacheMs: number;
   clock: () => number;
 }
 
@@ -84,6 +87,7 @@ export const DEFAULT_AUTH_OPTIONS: AuthServiceOptions = {
   ipFailureLimit: 20,
   failureWindowMs: 15 * 60 * 1000,
   rotationGraceSeconds: 30,
+  contextCacheMs: 5000,
   clock: Date.now,
 };
 
@@ -93,6 +97,7 @@ const SESSION_MAX_AGE_SECONDS = DEFAULT_COOKIE_LIFE_DAYS * 24 * 3600;
 export class AuthService {
   private readonly accountFailures: SlidingWindowLimiter;
   private readonly ipFailures: SlidingWindowLimiter;
+  private readonly contexts: AuthContextCache;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -104,6 +109,7 @@ export class AuthService {
       options.failureWindowMs,
       options.clock,
     );
+    this.contexts = new AuthContextCache(options.contextCacheMs, options.clock);
     this.ipFailures = new SlidingWindowLimiter(
       options.ipFailureLimit,
       options.failureWindowMs,
@@ -162,6 +168,7 @@ export class AuthService {
       const rotatedAt = found.rotated_at ?? now;
       if (now - rotatedAt > this.options.rotationGraceSeconds) {
         await revokeSession(this.db, found.session_id, 'refresh_token_reuse', now);
+        this.contexts.forgetSession(found.session_id);
         throw new AppError(401, ERROR_CODES.refreshFailed, SERVER_MESSAGES.refreshFailed);
       }
       return this.issue(user, found.session_id, undefined, now);
@@ -179,6 +186,15 @@ export class AuthService {
 
   /** Resolves an access token to a live session; undefined when forged, expired or revoked. */
   async authenticate(accessToken: string): Promise<AuthContext | undefined> {
+    const cached = this.contexts.get(accessToken);
+    if (cached) return cached;
+    const generation = this.contexts.currentGeneration();
+    const context = await this.resolve(accessToken);
+    if (context) this.contexts.set(accessToken, context, generation);
+    return context;
+  }
+
+  private async resolve(accessToken: string): Promise<AuthContext | undefined> {
     const claims = await this.tokens.verifyAccessToken(accessToken);
     if (!claims) return undefined;
     const session = await findSession(this.db, claims.sessionId);
@@ -203,8 +219,13 @@ export class AuthService {
   /** Ends one session, or every session of its user. */
   async logout(target: { sessionId: string; userId: string }, all: boolean): Promise<void> {
     const now = this.nowSeconds();
-    if (all) await revokeUserSessions(this.db, target.userId, 'logout_all', now);
-    else await revokeSession(this.db, target.sessionId, 'logout', now);
+    if (all) {
+      await revokeUserSessions(this.db, target.userId, 'logout_all', now);
+      this.contexts.forgetUser(target.userId);
+    } else {
+      await revokeSession(this.db, target.sessionId, 'logout', now);
+      this.contexts.forgetSession(target.sessionId);
+    }
   }
 
   /** Ends the session a refresh token belongs to (logout without a valid access token). */
@@ -235,12 +256,16 @@ export class AuthService {
       throw badRequest(SERVER_MESSAGES.passwordSameAsOld, ERROR_CODES.passwordPolicy);
     assertNotCommon(next, user.user_name);
     const passwordHash = await hashPassword(next);
-    return this.db.transaction().execute(async (trx) => {
+    const issued = await this.db.transaction().execute(async (trx) => {
       const now = this.nowSeconds();
       await updatePasswordHash(trx, user.user_id, passwordHash, now);
       await revokeUserSessions(trx, user.user_id, 'password_changed', now);
+      this.contexts.forgetUser(user.user_id);
       return this.startSession(trx, user, meta);
     });
+    // Again after commit: a lookup that ran during the transaction may have cached an old session.
+    this.contexts.forgetUser(user.user_id);
+    return issued;
   }
 
   private async startSession(

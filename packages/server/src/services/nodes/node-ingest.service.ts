@@ -142,22 +142,18 @@ export class NodeIngestService implements NodeGatewayPort {
    */
   async resetConnectivity(at: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const online = await trx
-        .selectFrom('nodes')
-        .select('node_id')
-        .where('connected', '=', 1)
-        .execute();
-      await trx
+      const result = await trx
         .updateTable('nodes')
         .set({ connected: 0, conn_changed_at: at })
         .where('connected', '=', 1)
-        .execute();
+        .executeTakeFirst();
+      const wentOffline = Number(result.numUpdatedRows);
       await trx
         .updateTable('nodes')
         .set({ conn_session: 0 })
         .where('conn_session', '!=', 0)
         .execute();
-      await addToCounters(trx, { online: -online.length, offline: online.length });
+      await addToCounters(trx, { online: -wentOffline, offline: wentOffline });
     });
   }
 
