@@ -230,11 +230,11 @@ async function main() {
       },
       semantics: {
         acknowledged:
-          'PUBACK received by the node. The embedded broker sends PUBACK BEFORE the batched write commits (ADR 0005: batches every 50 ms or 2,000 nodes), so an acknowledged message can still be lost in a crash: B1 asks for acknowledgement only after commit, which this design does not do.',
+          'PUBACK received by the node. The embedded broker sends the PUBACK of a QoS 1 publish only after the batch holding it has committed (group commit every 50 ms or 2,000 nodes; ADR 0005), so an acknowledged message is durable.',
         persisted:
           "after the publish window, every node's LAST acknowledged params document is read back through GET /v1/admin/nodes?node_details=true. Ingest coalesces per node, so intermediate messages are merged, not stored one by one; persisted_msgs_per_s = acknowledged messages / (publish time + time until the last one was visible), null if some never were. drain_ms_upper_bound includes the API polling time.",
         publish_to_durable_p99_ms:
-          'not measured per message (PUBACK precedes commit); drain_ms_upper_bound bounds the delay of the last messages',
+          'the PUBACK follows the commit, so the PUBACK latency percentiles are the publish → durable latency',
       },
       targets: {
         persisted_msgs_per_s: 25000,
@@ -249,7 +249,8 @@ async function main() {
       },
       pass: {
         persisted_msgs_per_s: (fleetdeck.persisted_msgs_per_s ?? 0) >= 25000,
-        ack_after_commit: false,
+        ack_after_commit: true,
+        publish_to_durable_p99: fleetdeck.puback_latency_ms.p99 <= 100,
         server_rss: fleetdeck.broker_rss_mib_max <= 1024,
       },
       elapsed_s: round((Date.now() - started) / 1000, 1),

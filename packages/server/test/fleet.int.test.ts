@@ -119,6 +119,26 @@ describe.each(DIALECTS)(
       );
     });
 
+    it('sends the QoS 1 PUBACK only after the message is committed (R1, B1)', async () => {
+      const password = await register(server, token, 'WM0003');
+      const node = await connectNode(`mqtt://127.0.0.1:${broker.port}`, 'WM0003', password);
+      for (let i = 0; i < 5; i++) {
+        await node.publishAsync(
+          nodeTopic('WM0003', 'params/local'),
+          JSON.stringify({ Washer: { Cycle: i } }),
+          { qos: 1 },
+        );
+        // No waiting: once the PUBACK is here, the row must already hold the value.
+        const row = await server.database.db
+          .selectFrom('nodes')
+          .select('params')
+          .where('node_id', '=', 'WM0003')
+          .executeTakeFirstOrThrow();
+        expect(JSON.parse(row.params ?? '{}')).toMatchObject({ Washer: { Cycle: i } });
+      }
+      await node.endAsync();
+    });
+
     it('refuses a registered node with the wrong password and an unregistered id', async () => {
       await register(server, token, 'WM0002');
       const url = `mqtt://127.0.0.1:${broker.port}`;

@@ -128,7 +128,18 @@ export async function startEmbeddedBroker(
       packet.topic = topic;
       // Firmware never retains (B.1); refusing to store retained messages bounds broker memory.
       packet.retain = false;
-      callback(null);
+      const parsed = parseNodeTopic(topic);
+      // Connectivity on the embedded broker comes from the connection hooks, not from messages.
+      if (!parsed || parsed.suffix === 'connection') return callback(null);
+      const payload =
+        typeof packet.payload === 'string' ? Buffer.from(packet.payload, 'utf8') : packet.payload;
+      routeNodeMessage(port, log, parsed.nodeId, parsed.suffix, payload, Date.now());
+      if (packet.qos === 0) return callback(null);
+      // QoS 1: the PUBACK goes out only once the message is committed (group commit, ≤ ~50 ms).
+      port.whenDurable().then(
+        () => callback(null),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
     },
     authorizeSubscribe: (client, subscription, callback) => {
       if (isNodeSubscriptionAllowed(client.id, subscription.topic)) {
@@ -160,17 +171,6 @@ export async function startEmbeddedBroker(
     } catch (error) {
       log.error({ err: error, nodeId: client.id }, 'nodeDisconnected failed');
     }
-  });
-  broker.on('publish', (packet, client) => {
-    // Publishes without a client are the broker's own ($SYS) or Fleetdeck's (publishToNode).
-    if (!client) return;
-    const parsed = parseNodeTopic(packet.topic);
-    if (!parsed || parsed.nodeId !== client.id) return;
-    // Connectivity on the embedded broker comes from the connection hooks, not from messages.
-    if (parsed.suffix === 'connection') return;
-    const payload =
-      typeof packet.payload === 'string' ? Buffer.from(packet.payload, 'utf8') : packet.payload;
-    routeNodeMessage(port, log, parsed.nodeId, parsed.suffix, payload, Date.now());
   });
   broker.on('clientError', (client, error) => {
     log.debug({ clientId: client.id, err: error }, 'mqtt client error');

@@ -65,6 +65,8 @@ export class RecordingNodePort implements NodeGatewayPort {
     this.record({ kind: 'mapping', nodeId, mapping, at });
   }
 
+  async whenDurable(): Promise<void> {}
+
   async flush(): Promise<void> {}
 
   /** The node's connectivity as the port would store it, or undefined if never seen. */

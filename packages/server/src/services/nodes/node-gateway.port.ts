@@ -38,6 +38,13 @@ export interface NodeGatewayPort {
   /** `user/mapping` arrived: the node confirms (or resets) a user association. */
   nodeUserMapping(nodeId: string, mapping: UserMappingPayload, at: number): void;
 
-  /** Resolves once everything accepted so far is durably written (for shutdown and tests). */
+  /**
+   * Resolves once everything accepted so far is committed, riding on the next scheduled batch
+   * (group commit) instead of forcing one. The embedded gateway holds a QoS 1 PUBACK until then,
+   * so an acknowledged message is never lost to a crash.
+   */
+  whenDurable(): Promise<void>;
+
+  /** Writes everything accepted so far now; resolves once committed (shutdown and tests). */
   flush(): Promise<void>;
 }

@@ -70,6 +70,9 @@ export class NodeIngestService implements NodeGatewayPort {
   private alerts: Array<{ nodeId: string; payload: AlertPayload; at: number }> = [];
   private mappings: Array<{ nodeId: string; payload: UserMappingPayload; at: number }> = [];
   private timer: NodeJS.Timeout | undefined;
+  /** Callers of whenDurable waiting for the batch that will contain their messages. */
+  private waiters: Array<() => void> = [];
+  private writing = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly options: IngestOptions;
 
@@ -124,6 +127,15 @@ export class NodeIngestService implements NodeGatewayPort {
     this.entry(nodeId, at);
     this.mappings.push({ nodeId, payload: mapping, at });
     this.schedule();
+  }
+
+  /** Resolves when everything accepted so far is committed by the next scheduled batch. */
+  whenDurable(): Promise<void> {
+    if (!this.hasPending()) return this.writing ? this.chain : Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.schedule();
+    });
   }
 
   /** Writes everything accepted so far; resolves when it is committed. */
@@ -186,25 +198,37 @@ export class NodeIngestService implements NodeGatewayPort {
     }, this.options.flushIntervalMs);
   }
 
+  private hasPending(): boolean {
+    return this.pending.size > 0 || this.alerts.length > 0 || this.mappings.length > 0;
+  }
+
   private async writeBatch(): Promise<void> {
-    if (this.pending.size === 0 && this.alerts.length === 0 && this.mappings.length === 0) return;
+    if (!this.hasPending()) return;
     const batch = this.pending;
     const alerts = this.alerts;
     const mappings = this.mappings;
+    const waiters = this.waiters;
     this.pending = new Map();
     this.alerts = [];
     this.mappings = [];
+    this.waiters = [];
+    this.writing = true;
     try {
       const changes = await this.db
         .transaction()
         .execute((trx) => this.apply(trx, batch, alerts, mappings));
+      for (const resolve of waiters) resolve();
       for (const change of changes) {
         this.events.emitConnectivity({ type: 'node.connectivity', ...change });
       }
     } catch (error) {
+      // Nothing is lost and nobody is told "durable": the batch and its waiters go back in line.
       this.logger.error({ err: error, nodes: batch.size }, 'node ingest batch failed; retrying');
       this.requeue(batch, alerts, mappings);
+      this.waiters = [...waiters, ...this.waiters];
       setTimeout(() => void this.flush(), 1000).unref();
+    } finally {
+      this.writing = false;
     }
   }
 
