@@ -196,6 +196,21 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     });
     expect(mine.json()).toMatchObject({ nodes: ['A5'], total: 1 });
     expect((await info('A5')).is_claimed).toBe(true);
+    // The same filters as the fleet list apply to one's own nodes.
+    const ownFiltered = async (query: string) =>
+      (
+        await server.app.inject({
+          method: 'GET',
+          url: `/v1/user/nodes?${query}`,
+          headers: { authorization: userToken },
+        })
+      ).json<{ nodes: string[]; total: number }>();
+    expect(await ownFiltered('type=Air%20Conditioner&city=pune')).toMatchObject({
+      nodes: ['A5'],
+      total: 1,
+    });
+    expect(await ownFiltered('type=Refrigerator')).toMatchObject({ nodes: [], total: 0 });
+    expect(await ownFiltered('search=A')).toMatchObject({ nodes: ['A5'], total: 1 });
     // The end user sees only their own nodes and cannot read the fleet.
     const fleet = await server.app.inject({
       method: 'GET',

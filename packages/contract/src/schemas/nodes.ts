@@ -145,18 +145,12 @@ export type RegisterNodesResponse = z.infer<typeof RegisterNodesResponseSchema>;
 export const SetNodeTagsBodySchema = z.object({ tags: z.array(TagSchema).max(20) });
 export const NodeIdQuerySchema = z.object({ node_id: NodeIdSchema });
 
-/** GET /v1/user/nodes and /v1/nodes: the caller's own nodes. */
-export const UserNodesQuerySchema = z.object({
-  node_id: optionalFilter,
-  start_id: optionalFilter,
-  num_records: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(NODE_LIST_MAX_RECORDS)
-    .default(NODE_LIST_DEFAULT_RECORDS),
-  node_details: z.enum(['true', 'false']).optional(),
-});
+/**
+ * GET /v1/user/nodes and /v1/nodes: the caller's own (claimed) nodes, with the same filters as the
+ * fleet list so the Devices screen works for end users too.
+ */
+export const UserNodesQuerySchema = AdminNodesQuerySchema;
+export type UserNodesQuery = z.infer<typeof UserNodesQuerySchema>;
 export const UserNodesListSchema = z.object({
   nodes: z.array(z.string()),
   node_details: z.array(NodeInfoSchema).optional(),

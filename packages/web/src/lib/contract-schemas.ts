@@ -11,4 +11,5 @@ export {
   NodeConnectivityEventSchema,
   PasswordChangeFormSchema,
   SuccessBodySchema,
+  UserNodesListSchema,
 } from '@fleetdeck/contract';

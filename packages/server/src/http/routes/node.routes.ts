@@ -121,11 +121,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
       },
       async (request) => {
         const withDetails = request.query.node_details === 'true';
-        const page = await nodes.listForUser(
-          authOf(request).user.userId,
-          request.query,
-          withDetails,
-        );
+        const page = await nodes.listForUser(authOf(request).user.userId, request.query);
         return {
           nodes: page.rows.map((row) => row.node_id),
           ...(withDetails ? { node_details: page.rows.map((row) => toNodeInfo(row, true)) } : {}),

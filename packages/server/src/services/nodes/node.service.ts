@@ -34,6 +34,21 @@ import { derivedKeys } from './node-tags.js';
 const MappingRequestStatusSchema = z.enum(MAPPING_REQUEST_STATUSES);
 type MappingRequestStatus = z.infer<typeof MappingRequestStatusSchema>;
 
+/** The repository filter of a fleet-list query. */
+function toFilter(query: AdminNodesQuery): NodeFilter {
+  return {
+    nodeId: query.node_id,
+    search: query.search,
+    status: query.node_status,
+    type: query.type,
+    model: query.model,
+    fwVersion: query.fw_version,
+    tag: query.tags,
+    city: query.city,
+    serial: query.serial,
+  };
+}
+
 /** Credentials handed out once at registration. */
 export interface RegisteredNode {
   node_id: string;
@@ -121,31 +136,21 @@ export class NodeService {
 
   /** A keyset page of the fleet for admins. */
   async listForAdmin(query: AdminNodesQuery): Promise<NodePage> {
-    const filter: NodeFilter = {
-      nodeId: query.node_id,
-      search: query.search,
-      status: query.node_status,
-      type: query.type,
-      model: query.model,
-      fwVersion: query.fw_version,
-      tag: query.tags,
-      city: query.city,
-      serial: query.serial,
-    };
-    return this.page(filter, query.start_id, query.num_records, query.node_details === 'true');
-  }
-
-  /** A keyset page of the nodes an end user has claimed. */
-  async listForUser(
-    userId: string,
-    query: { node_id?: string | undefined; start_id?: string | undefined; num_records: number },
-    withDocuments: boolean,
-  ): Promise<NodePage> {
     return this.page(
-      { userId, nodeId: query.node_id },
+      toFilter(query),
       query.start_id,
       query.num_records,
-      withDocuments,
+      query.node_details === 'true',
+    );
+  }
+
+  /** A keyset page of the nodes an end user has claimed, with the same filters. */
+  async listForUser(userId: string, query: AdminNodesQuery): Promise<NodePage> {
+    return this.page(
+      { ...toFilter(query), userId },
+      query.start_id,
+      query.num_records,
+      query.node_details === 'true',
     );
   }
 

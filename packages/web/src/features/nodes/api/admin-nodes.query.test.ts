@@ -18,6 +18,13 @@ describe('adminNodesPath', () => {
     );
   });
 
+  it("asks for the caller's own nodes, with details, for users without the fleet permission", () => {
+    expect(adminNodesPath({ num_records: 10, type: 'Refrigerator', own: true })).toBe(
+      '/v1/user/nodes?num_records=10&type=Refrigerator&node_details=true',
+    );
+    expect(adminNodesPath({ num_records: 10, own: false })).toBe('/v1/admin/nodes?num_records=10');
+  });
+
   it('encodes what users type', () => {
     expect(adminNodesPath({ num_records: 5, city: 'São Paulo & co' })).toBe(
       '/v1/admin/nodes?num_records=5&city=S%C3%A3o+Paulo+%26+co',

@@ -2,10 +2,13 @@ import type { AdminNodesList, AdminNodesQuery } from '@fleetdeck/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import { loadSchemas } from '../../../lib/lazy-schemas';
+import { useCurrentUser } from '../../auth/api/current-user.query';
 import { nodeKeys } from './nodes.keys';
 
 /** The fleet list (not yet in the contract's API_PATHS). */
 export const ADMIN_NODES_PATH = '/v1/admin/nodes';
+/** An end user's own nodes, with the same filters (for users without the fleet permission). */
+export const USER_NODES_PATH = '/v1/user/nodes';
 
 /** The filters a node screen sets; paging is added by the list. */
 export type AdminNodesFilters = Partial<
@@ -16,6 +19,8 @@ export type AdminNodesFilters = Partial<
 export type AdminNodesRequest = AdminNodesFilters & {
   num_records: number;
   start_id?: string | undefined;
+  /** List only the caller's own nodes (end users, who may not read the fleet). */
+  own?: boolean | undefined;
 };
 
 /** The query parameters in a fixed order, so equal requests are equal URLs (and cache hits). */
@@ -37,6 +42,10 @@ export function adminNodesPath(request: AdminNodesRequest): string {
     const value = request[key];
     if (value !== undefined && value !== '') params.set(key, String(value));
   }
+  if (request.own) {
+    params.set('node_details', 'true');
+    return `${USER_NODES_PATH}?${params.toString()}`;
+  }
   return `${ADMIN_NODES_PATH}?${params.toString()}`;
 }
 
@@ -45,8 +54,16 @@ export async function fetchAdminNodes(
   request: AdminNodesRequest,
   signal?: AbortSignal,
 ): Promise<AdminNodesList> {
-  const { AdminNodesListSchema } = await loadSchemas();
-  return apiJson(adminNodesPath(request), AdminNodesListSchema, signal ? { signal } : {});
+  const { AdminNodesListSchema, UserNodesListSchema } = await loadSchemas();
+  const options = signal ? { signal } : {};
+  if (!request.own) return apiJson(adminNodesPath(request), AdminNodesListSchema, options);
+  const own = await apiJson(adminNodesPath(request), UserNodesListSchema, options);
+  return {
+    nodes: own.nodes,
+    node_info: own.node_details ?? [],
+    total: own.total,
+    ...(own.next_id ? { next_id: own.next_id } : {}),
+  };
 }
 
 /**
@@ -62,6 +79,12 @@ export const adminNodesQueryOptions = (request: AdminNodesRequest) =>
     refetchOnWindowFocus: false,
     staleTime: 60_000,
   });
+
+/** Whether the signed-in user sees only their own nodes (no fleet permission). */
+export function useOwnNodesOnly(): boolean {
+  const user = useCurrentUser().data;
+  return user != null && !user.permissions.includes('nodes.read');
+}
 
 export function useAdminNodes(request: AdminNodesRequest, options: { enabled?: boolean } = {}) {
   return useQuery({ ...adminNodesQueryOptions(request), enabled: options.enabled ?? true });

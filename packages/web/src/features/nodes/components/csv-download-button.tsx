@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../../lib/api-error';
-import { fetchAdminNodes, type AdminNodesFilters } from '../api/admin-nodes.query';
+import { fetchAdminNodes, useOwnNodesOnly, type AdminNodesFilters } from '../api/admin-nodes.query';
 import { NODE_LABELS } from '../labels';
 import { CSV_MIME_TYPE } from '../model/csv';
 import { downloadNodesCsv, nodeCsvFileName, type CsvProgress } from '../model/csv-download';
@@ -31,6 +31,7 @@ function saveFile(parts: string[], fileName: string): void {
  * following next_id to the end, with progress and a Cancel. Leaving the screen cancels too.
  */
 export function CsvDownloadButton({ filters }: { filters: AdminNodesFilters }) {
+  const own = useOwnNodesOnly();
   const [progress, setProgress] = useState<CsvProgress | null>(null);
   const controller = useRef<AbortController | null>(null);
 
@@ -44,7 +45,12 @@ export function CsvDownloadButton({ filters }: { filters: AdminNodesFilters }) {
       const csv = await downloadNodesCsv(
         (startId, signal) =>
           fetchAdminNodes(
-            { ...filters, num_records: NODE_LIST_MAX_RECORDS, start_id: startId },
+            {
+              ...filters,
+              num_records: NODE_LIST_MAX_RECORDS,
+              start_id: startId,
+              ...(own ? { own } : {}),
+            },
             signal,
           ),
         { signal: abort.signal, onProgress: setProgress },

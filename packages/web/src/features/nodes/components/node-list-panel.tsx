@@ -20,6 +20,7 @@ import { readCookie } from '../../../lib/cookies';
 import {
   adminNodesQueryOptions,
   useAdminNodes,
+  useOwnNodesOnly,
   type AdminNodesFilters,
   type AdminNodesRequest,
 } from '../api/admin-nodes.query';
@@ -102,10 +103,12 @@ export function NodeListPanel({
   const stack = paging.key === pagingKey ? paging.value : FIRST_PAGE;
   const selected = selection.key === filterKey ? selection.value : new Set<string>();
 
+  const own = useOwnNodesOnly();
   const request: AdminNodesRequest = {
     ...filters,
     num_records: pageSize,
     start_id: currentCursor(stack),
+    ...(own ? { own } : {}),
   };
   const query = useAdminNodes(request, { enabled });
   const page = query.data;
