@@ -9,3 +9,4 @@ export * from './schemas/auth.js';
 export * from './labels.js';
 export * from './schemas/nodes.js';
 export * from './mqtt.js';
+export * from './schemas/groups.js';

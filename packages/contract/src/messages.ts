@@ -58,6 +58,8 @@ export const MESSAGES = {
   addedNodesToGroup: 'Successfully added nodes to {group}',
   groupCreated: 'Node group created successfully.',
   groupDeleted: 'Node group deleted successfully.',
+  /** The spec names a "no-nodes-in-group message" without quoting it; this is ours. */
+  noNodesInGroup: 'There are no nodes in this group yet.',
 
   // --- Images and OTA (fleet-management §5, §8) ---
   invalidImageName: 'Please provide a valid image name.',

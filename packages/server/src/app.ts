@@ -17,6 +17,7 @@ import { AppError } from './errors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerCsrfGuard } from './http/plugins/auth.plugin.js';
 import { authRoutes } from './http/routes/auth.routes.js';
+import { groupRoutes } from './http/routes/group.routes.js';
 import { nodeRoutes } from './http/routes/node.routes.js';
 import { systemRoutes } from './http/routes/system.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
@@ -28,6 +29,7 @@ import {
   type AuthServiceOptions,
 } from './services/auth/auth.service.js';
 import { TokenService } from './services/auth/token.service.js';
+import { GroupService } from './services/groups/group.service.js';
 import { NodeEvents } from './services/nodes/node-events.js';
 import { NodeIngestService } from './services/nodes/node-ingest.service.js';
 import { NodeService } from './services/nodes/node.service.js';
@@ -42,6 +44,7 @@ export interface Services {
   nodeEvents: NodeEvents;
   /** What the device gateway calls (batched, coalesced writes). */
   ingest: NodeIngestService;
+  groups: GroupService;
 }
 
 /** Builds the services over an open, migrated database. */
@@ -60,7 +63,15 @@ export async function createServices(
   const nodes = new NodeService(database.db);
   const nodeEvents = new NodeEvents();
   const ingest = new NodeIngestService(database.db, nodes, nodeEvents, logger);
-  return { tokens, auth, users: new UserService(database.db), nodes, nodeEvents, ingest };
+  return {
+    tokens,
+    auth,
+    users: new UserService(database.db),
+    nodes,
+    nodeEvents,
+    ingest,
+    groups: new GroupService(database.db),
+  };
 }
 
 export interface BuildAppOptions {
@@ -167,6 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nodes: services.nodes,
     events: services.nodeEvents,
   });
+  await app.register(groupRoutes, { auth: services.auth, groups: services.groups });
   await registerWebApp(app, config.webDistDir);
   return app;
 }

@@ -11,7 +11,7 @@ import {
 
 interface RouteCase {
   name: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   payload?: object;
   /** The permission the route needs; undefined means any signed-in user. */
@@ -68,6 +68,33 @@ const ROUTES: RouteCase[] = [
     url: '/v1/user/nodes/mapping',
     payload: { node_id: 'MATRIX1', secret_key: 'k', operation: 'add' },
     permission: 'user.self',
+  },
+  { name: 'group list', method: 'GET', url: '/v1/admin/node_group', permission: 'groups.read' },
+  {
+    name: 'group match count',
+    method: 'GET',
+    url: '/v1/admin/node_group/match_count?node_type=Refrigerator',
+    permission: 'groups.read',
+  },
+  {
+    name: 'create group',
+    method: 'POST',
+    url: '/v1/admin/node_group',
+    payload: { group_name: 'Matrix' },
+    permission: 'groups.write',
+  },
+  {
+    name: 'add to group (unknown group)',
+    method: 'PUT',
+    url: '/v1/admin/node_group?group_id=0000-0000',
+    payload: { operation: 'add', nodes: ['MATRIX1'] },
+    permission: 'groups.write',
+  },
+  {
+    name: 'delete group (unknown)',
+    method: 'DELETE',
+    url: '/v1/admin/node_group?group_id=0000-0000',
+    permission: 'groups.write',
   },
   {
     name: 'create user',

@@ -8,6 +8,7 @@ import {
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-nodes.js';
 import * as m0003 from './migrations/0003-broker-credentials.js';
+import * as m0004 from './migrations/0004-groups.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-nodes': m0002,
   '0003-broker-credentials': m0003,
+  '0004-groups': m0004,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -116,6 +116,25 @@ export interface NodeCountersTable {
   value: number;
 }
 
+export interface NodeGroupsTable {
+  group_id: string;
+  group_name: string;
+  description: string;
+  is_automatic: DbBool;
+  filter_type: string | null;
+  filter_model: string | null;
+  filter_fw_version: string | null;
+  filter_city: string | null;
+  filter_serial: string | null;
+  created_at: EpochSeconds;
+}
+
+export interface NodeGroupMembersTable {
+  group_id: string;
+  node_id: string;
+  source: 'filter' | 'manual';
+}
+
 /** Every table Kysely knows about. */
 export interface Database {
   users: UsersTable;
@@ -130,4 +149,6 @@ export interface Database {
   node_alerts: NodeAlertsTable;
   user_node_mappings: UserNodeMappingsTable;
   node_counters: NodeCountersTable;
+  node_groups: NodeGroupsTable;
+  node_group_members: NodeGroupMembersTable;
 }

@@ -84,7 +84,7 @@ export async function createTestServer(
   await migrateToLatest(database.db);
   await syncRolesFromContract(database.db);
   await bootstrapFirstSuperAdmin(database.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const logger = createLogger('silent');
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const services = await createServices(config, database, logger, options.auth);
   const app = await buildApp({
     config,

@@ -7,7 +7,9 @@ import {
   type UserMappingPayload,
 } from '@fleetdeck/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { lockGroupMembership } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
+import { refreshAutomaticMembership } from '../../repositories/group.repository.js';
 import type { Logger } from '../../logger.js';
 import {
   claimNode,
@@ -280,18 +282,31 @@ export class NodeIngestService implements NodeGatewayPort {
         conn_session: number;
         params: string | null;
         activated_at: number | null;
+        type: string;
+        model: string;
+        fw_version: string;
       }
     >();
     for (let i = 0; i < ids.length; i += 500) {
       const rows = await trx
         .selectFrom('nodes')
-        .select(['node_id', 'connected', 'conn_session', 'params', 'activated_at'])
+        .select([
+          'node_id',
+          'connected',
+          'conn_session',
+          'params',
+          'activated_at',
+          'type',
+          'model',
+          'fw_version',
+        ])
         .where('node_id', 'in', ids.slice(i, i + 500))
         .execute();
       for (const row of rows) current.set(row.node_id, row);
     }
     const deltas: Record<StateKey, number> = { online: 0, offline: 0, not_activated: 0 };
     const changed: Array<{ node_id: string; connected: boolean; timestamp: number }> = [];
+    const groupRefresh: string[] = [];
 
     for (const [nodeId, entry] of batch) {
       const row = current.get(nodeId);
@@ -318,6 +333,13 @@ export class NodeIngestService implements NodeGatewayPort {
         update.config = JSON.stringify(entry.config.document);
         update.config_updated_at = Math.floor(entry.config.at / 1000);
         if (info.name) update.name = info.name.slice(0, 256);
+        const filtersChanged =
+          (info.model !== undefined && info.model.slice(0, 64) !== row.model) ||
+          (info.fw_version !== undefined && info.fw_version.slice(0, 64) !== row.fw_version) ||
+          (info.type !== undefined &&
+            info.type !== row.type &&
+            (NODE_TYPES as readonly string[]).includes(info.type));
+        if (filtersChanged) groupRefresh.push(nodeId);
         if (info.model) update.model = info.model.slice(0, 64);
         if (info.fw_version) update.fw_version = info.fw_version.slice(0, 64);
         if (info.type && (NODE_TYPES as readonly string[]).includes(info.type))
@@ -334,6 +356,11 @@ export class NodeIngestService implements NodeGatewayPort {
       await trx.updateTable('nodes').set(update).where('node_id', '=', nodeId).execute();
     }
     await addToCounters(trx, deltas);
+    if (groupRefresh.length > 0) {
+      // Model, type or firmware changed: automatic groups follow.
+      await lockGroupMembership(trx);
+      await refreshAutomaticMembership(trx, groupRefresh);
+    }
 
     const knownAlerts = alerts.filter((alert) => current.has(alert.nodeId));
     if (knownAlerts.length > 0) {

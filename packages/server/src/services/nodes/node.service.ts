@@ -9,7 +9,9 @@ import {
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, NodesTable } from '../../db/schema.js';
+import { lockGroupMembership } from '../../db/dialect.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
+import { refreshAutomaticMembership } from '../../repositories/group.repository.js';
 import {
   addToCounters,
   countNodes,
@@ -130,6 +132,9 @@ export class NodeService {
       }
       await insertNodes(trx, rows);
       await addToCounters(trx, { total: rows.length, not_activated: rows.length });
+      // New nodes join every automatic group whose filters they match.
+      await lockGroupMembership(trx);
+      await refreshAutomaticMembership(trx, ids);
     });
     return issued;
   }
@@ -174,6 +179,9 @@ export class NodeService {
       if (!(await findNode(trx, nodeId))) throw notFound('Node does not exist');
       const { city, serial } = derivedKeys(tags);
       await replaceNodeTags(trx, nodeId, tags, city, serial);
+      // City and serial feed automatic groups: the node joins or leaves them now.
+      await lockGroupMembership(trx);
+      await refreshAutomaticMembership(trx, [nodeId]);
     });
   }
 
