@@ -95,6 +95,20 @@ export function createAppRouter() {
                   .DeviceReportsRoute,
               }),
             },
+            {
+              path: 'node-groups',
+              lazy: async () => ({
+                Component: (await import('../features/groups/routes/node-groups.route'))
+                  .NodeGroupsRoute,
+              }),
+            },
+            ...['node-groups/:groupId', 'group-details/:groupId'].map((path) => ({
+              path,
+              lazy: async () => ({
+                Component: (await import('../features/groups/routes/group-details.route'))
+                  .GroupDetailsRoute,
+              }),
+            })),
             ...['deployment-settings', 'alarmalert'].map((path) => ({
               path,
               lazy: async () => ({

@@ -4,8 +4,11 @@
  */
 export {
   AdminNodesListSchema,
+  CreateGroupResponseSchema,
   CurrentUserSchema,
   DeploymentInfoSchema,
+  GroupListSchema,
+  GroupMatchCountSchema,
   LoginFormSchema,
   LoginResponseSchema,
   NodeConnectivityEventSchema,

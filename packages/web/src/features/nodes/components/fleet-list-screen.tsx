@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { useAddToGroup } from '../../groups/components/add-to-group-launcher';
 import type { AdminNodesFilters } from '../api/admin-nodes.query';
 import { NODE_LABELS } from '../labels';
 import {
@@ -32,6 +33,7 @@ export function FleetListScreen({
 }) {
   const [params, setParams] = useSearchParams();
   const search = useSearchFilter();
+  const addToGroup = useAddToGroup();
   const status = statusFromParam(params.get('status'));
   const hasAll = typeOptions.some((option) => option.value === '');
   const type = typeFromParam(params.get('type')) ?? (hasAll ? undefined : typeOptions[0]?.value);
@@ -56,6 +58,7 @@ export function FleetListScreen({
         filters={filters}
         emptyMessage={emptyFleetMessage(filters)}
         groupButtonLabel={NODE_LABELS.addToDeviceGroup}
+        onAddToGroup={addToGroup.open}
         actions={actions?.(filters)}
         controls={
           <>
@@ -78,6 +81,7 @@ export function FleetListScreen({
           </>
         }
       />
+      {addToGroup.modal}
     </NodeScreen>
   );
 }

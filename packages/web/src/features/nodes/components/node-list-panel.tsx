@@ -55,9 +55,9 @@ export interface NodeListPanelProps {
   /**
    * Receives the chosen nodes when the group button is pressed. The device-groups feature
    * supplies it together with its modal; without it the button only reflects the selection,
-   * which stays as it is.
+   * which stays as it is. `clearSelection` empties the selection (after a successful add).
    */
-  onAddToGroup?: (nodeIds: readonly string[]) => void;
+  onAddToGroup?: (nodeIds: readonly string[], clearSelection: () => void) => void;
   /** False until the screen has something to ask for (Product serial before a search). */
   enabled?: boolean;
   /** Shown instead of the table while not enabled. */
@@ -180,7 +180,11 @@ export function NodeListPanel({
                 <Button
                   leftSection={<IconFolderPlus size={16} aria-hidden="true" />}
                   disabled={selected.size === 0}
-                  onClick={() => onAddToGroup?.([...selected])}
+                  onClick={() =>
+                    onAddToGroup?.([...selected], () =>
+                      setSelection({ key: filterKey, value: new Set() }),
+                    )
+                  }
                 >
                   {groupButtonLabel}
                 </Button>

@@ -3,8 +3,6 @@ import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { NODE_LABELS } from '../labels';
 
-const PAGE_SIZE_OPTIONS = PAGE_SIZES.devices.map(String);
-
 /** Prev, 'Page X of Y', Next and the page size (fleet-management §2, §4). */
 export function NodeTablePager({
   page,
@@ -16,6 +14,7 @@ export function NodeTablePager({
   pageSize,
   selectedCount,
   onPageSize,
+  pageSizes = PAGE_SIZES.devices,
 }: {
   page: number;
   pages: number;
@@ -27,6 +26,8 @@ export function NodeTablePager({
   /** Shown beside the page size, where it moves nothing when it appears. */
   selectedCount: number;
   onPageSize: (size: number) => void;
+  /** The sizes offered (devices 5/10/15/25 unless given). */
+  pageSizes?: readonly number[];
 }) {
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
@@ -38,7 +39,7 @@ export function NodeTablePager({
           id="node-page-size"
           size="xs"
           w={72}
-          data={PAGE_SIZE_OPTIONS}
+          data={pageSizes.map(String)}
           value={String(pageSize)}
           onChange={(event) => onPageSize(Number(event.currentTarget.value))}
         />

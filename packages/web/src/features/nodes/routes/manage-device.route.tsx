@@ -1,5 +1,6 @@
 import { MESSAGES } from '@fleetdeck/contract';
 import { useSearchParams } from 'react-router';
+import { useAddToGroup } from '../../groups/components/add-to-group-launcher';
 import { NodeListPanel } from '../components/node-list-panel';
 import { NodeScreen } from '../components/node-screen';
 import { SearchInput } from '../components/search-input';
@@ -15,6 +16,7 @@ import { manageDeviceStatusFromParam } from '../model/filters';
 export function ManageDeviceRoute() {
   const [params] = useSearchParams();
   const search = useSearchFilter();
+  const addToGroup = useAddToGroup();
   const status = manageDeviceStatusFromParam(params.get('status'));
 
   return (
@@ -23,6 +25,7 @@ export function ManageDeviceRoute() {
         filters={{ node_status: status, search: search.applied }}
         emptyMessage={MESSAGES.nodesNotFound}
         groupButtonLabel={NODE_LABELS.addToNodeGroup}
+        onAddToGroup={addToGroup.open}
         hint={NODE_LABELS.manageDeviceHint}
         controls={
           <>
@@ -38,6 +41,7 @@ export function ManageDeviceRoute() {
           </>
         }
       />
+      {addToGroup.modal}
     </NodeScreen>
   );
 }

@@ -1,0 +1,297 @@
+import {
+  ALL_NODES_GROUP_ID,
+  DEFAULT_NODES_OF_GROUP_PAGE_SIZE,
+  MESSAGES,
+  PAGE_SIZES,
+} from '@fleetdeck/contract';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Breadcrumbs,
+  Button,
+  Divider,
+  EmptyState,
+  Group,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconAlertCircle,
+  IconArrowLeft,
+  IconFolderOff,
+  IconRefresh,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { errorMessage, isApiError } from '../../../lib/api-error';
+import { useSessionUser } from '../../auth/components/session-user';
+import { NodeScreen } from '../../nodes/components/node-screen';
+import { NodeTable } from '../../nodes/components/node-table';
+import { NodeTablePager } from '../../nodes/components/node-table-pager';
+import {
+  FIRST_PAGE,
+  canGoNext,
+  canGoPrev,
+  currentCursor,
+  goNext,
+  goPrev,
+  pageCount,
+  pageNumber,
+  toPageSize,
+  type CursorStack,
+} from '../../nodes/model/paging';
+import { useGroupDetails } from '../api/group-details.query';
+import { groupKeys } from '../api/groups.keys';
+import { DeleteGroupModal } from '../components/delete-group-modal';
+import { GROUP_LABELS } from '../labels';
+import {
+  GROUPS_PATH,
+  groupDisplayName,
+  groupQueryDisplay,
+  groupTypeLabel,
+} from '../model/group-form';
+
+const NO_SELECTION: ReadonlySet<string> = new Set();
+const ignore = () => undefined;
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Box fz="sm">{children}</Box>
+    </Stack>
+  );
+}
+
+function BackToGroups() {
+  return (
+    <Button
+      component={Link}
+      to={GROUPS_PATH}
+      variant="default"
+      leftSection={<IconArrowLeft size={16} aria-hidden="true" />}
+    >
+      {GROUP_LABELS.backToGroups}
+    </Button>
+  );
+}
+
+/**
+ * /home/node-groups/{group_id} and /home/group-details/{group_id} (fleet-management §2): the
+ * group's fields, its nodes a page at a time (5/10/15/25, default 5) and Delete. An unknown
+ * group is a clear not-found state with a way back to the list.
+ */
+export function GroupDetailsRoute() {
+  const { groupId = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const user = useSessionUser();
+  const canWrite = user.permissions.includes('groups.write');
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_NODES_OF_GROUP_PAGE_SIZE);
+  const [stack, setStack] = useState<CursorStack>(FIRST_PAGE);
+  const [deleting, setDeleting] = useState(false);
+
+  const query = useGroupDetails({
+    group_id: groupId,
+    start_id: currentCursor(stack),
+    num_records: pageSize,
+  });
+  const group = query.data;
+  const stale = query.isPlaceholderData;
+  const nextId = stale ? undefined : group?.next_id;
+  const notFound = query.isError && isApiError(query.error) && query.error.status === 404;
+
+  if (notFound) {
+    return (
+      <NodeScreen title={GROUP_LABELS.notFoundTitle}>
+        <EmptyState py="xl" variant="light" data-testid="group-not-found">
+          <EmptyState.Indicator>
+            <IconFolderOff size={28} stroke={1.6} aria-hidden="true" />
+          </EmptyState.Indicator>
+          <EmptyState.Title order={2}>{GROUP_LABELS.notFoundTitle}</EmptyState.Title>
+          <EmptyState.Description>{errorMessage(query.error)}</EmptyState.Description>
+          <EmptyState.Actions>
+            <BackToGroups />
+          </EmptyState.Actions>
+        </EmptyState>
+      </NodeScreen>
+    );
+  }
+
+  const name = group ? groupDisplayName(group) : groupId;
+  const refresh = () => {
+    void queryClient.invalidateQueries({
+      queryKey: groupKeys.detailsOf(groupId),
+      refetchType: 'none',
+    });
+    void query.refetch();
+  };
+
+  return (
+    <NodeScreen title={group ? name : GROUP_LABELS.detailsHeading}>
+      <Breadcrumbs>
+        <Anchor component={Link} to={GROUPS_PATH} size="sm">
+          {GROUP_LABELS.heading}
+        </Anchor>
+        <Text size="sm">{groupId}</Text>
+      </Breadcrumbs>
+      {query.isError && (
+        <Alert
+          color="red"
+          variant="light"
+          role="alert"
+          icon={<IconAlertCircle size={18} aria-hidden="true" />}
+        >
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{errorMessage(query.error)}</Text>
+            <Button size="xs" variant="white" color="red" onClick={() => void query.refetch()}>
+              {GROUP_LABELS.tryAgain}
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      <Paper withBorder radius="lg" p="md" data-testid="group-fields">
+        <Group justify="space-between" align="flex-start" gap="md">
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" style={{ flex: 1 }}>
+            <Field label={GROUP_LABELS.fieldName}>
+              {group ? name : <Skeleton h={14} w={120} />}
+            </Field>
+            <Field label={GROUP_LABELS.fieldId}>
+              <Text ff="monospace" fz="sm">
+                {groupId}
+              </Text>
+            </Field>
+            <Field label={GROUP_LABELS.fieldType}>
+              {group ? (
+                <Badge variant="light" data-testid="group-type">
+                  {groupTypeLabel(group.is_automatic)}
+                </Badge>
+              ) : (
+                <Skeleton h={14} w={80} />
+              )}
+            </Field>
+            <Field label={GROUP_LABELS.fieldDescription}>
+              {group ? group.description || GROUP_LABELS.noDescription : <Skeleton h={14} />}
+            </Field>
+            <Field label={GROUP_LABELS.fieldQuery}>
+              {group ? (
+                <Text
+                  ff="monospace"
+                  fz="sm"
+                  data-testid="group-query"
+                  style={{ wordBreak: 'break-word' }}
+                >
+                  {groupQueryDisplay(group)}
+                </Text>
+              ) : (
+                <Skeleton h={14} />
+              )}
+            </Field>
+            <Field label={GROUP_LABELS.fieldNodes}>
+              {group ? group.total : <Skeleton h={14} w={40} />}
+            </Field>
+          </SimpleGrid>
+          {canWrite && groupId !== ALL_NODES_GROUP_ID && (
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} aria-hidden="true" />}
+              onClick={() => setDeleting(true)}
+              disabled={group === undefined}
+            >
+              {GROUP_LABELS.deleteGroup}
+            </Button>
+          )}
+        </Group>
+      </Paper>
+      <Paper withBorder radius="lg" data-testid="node-list">
+        <Stack gap={0}>
+          <Group justify="space-between" p="md">
+            <Text fw={600}>{GROUP_LABELS.nodesHeading}</Text>
+            <Tooltip label={GROUP_LABELS.refresh} withArrow>
+              <ActionIcon
+                variant="default"
+                size={36}
+                aria-label={GROUP_LABELS.refresh}
+                onClick={refresh}
+                loading={query.isFetching && !query.isPending}
+              >
+                <IconRefresh size={18} aria-hidden="true" />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+          <Box h={2}>
+            {query.isFetching && (
+              <Progress
+                value={100}
+                animated
+                size={2}
+                radius={0}
+                aria-label={GROUP_LABELS.refresh}
+              />
+            )}
+          </Box>
+          <Divider />
+          <NodeTable
+            nodes={query.isError ? [] : group?.node_details}
+            skeletonRows={pageSize}
+            emptyMessage={MESSAGES.noNodesInGroup}
+            selectable={false}
+            selected={NO_SELECTION}
+            onToggle={ignore}
+            onToggleAll={ignore}
+            diagnosticsLinks={false}
+            stale={stale}
+          />
+          <Divider />
+          <Box p="md">
+            <NodeTablePager
+              page={pageNumber(stack)}
+              pages={pageCount(query.isError ? undefined : group?.total, pageSize)}
+              canPrev={canGoPrev(stack)}
+              canNext={canGoNext(nextId)}
+              onPrev={() => setStack(goPrev(stack))}
+              onNext={() => {
+                if (canGoNext(nextId)) setStack(goNext(stack, nextId));
+              }}
+              pageSize={pageSize}
+              selectedCount={0}
+              pageSizes={PAGE_SIZES.nodesOfGroup}
+              onPageSize={(size) => {
+                setPageSize(
+                  toPageSize(size, PAGE_SIZES.nodesOfGroup, DEFAULT_NODES_OF_GROUP_PAGE_SIZE),
+                );
+                setStack(FIRST_PAGE);
+              }}
+            />
+          </Box>
+        </Stack>
+      </Paper>
+      {deleting && (
+        <DeleteGroupModal
+          opened
+          groupId={groupId}
+          groupName={name}
+          onCancel={() => setDeleting(false)}
+          onFinished={() => {
+            void Promise.resolve(navigate(GROUPS_PATH)).then(() =>
+              queryClient.removeQueries({ queryKey: groupKeys.detailsOf(groupId) }),
+            );
+          }}
+        />
+      )}
+    </NodeScreen>
+  );
+}

@@ -1,0 +1,174 @@
+import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES } from '@fleetdeck/contract';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconAlertCircle, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../../lib/api-error';
+import { useSessionUser } from '../../auth/components/session-user';
+import { NodeScreen } from '../../nodes/components/node-screen';
+import { NodeTablePager } from '../../nodes/components/node-table-pager';
+import {
+  FIRST_PAGE,
+  canGoNext,
+  canGoPrev,
+  currentCursor,
+  goNext,
+  goPrev,
+  pageCount,
+  pageNumber,
+  toPageSize,
+  type CursorStack,
+} from '../../nodes/model/paging';
+import { groupKeys } from '../api/groups.keys';
+import { isNoGroupsError, useGroupList } from '../api/group-list.query';
+import { CreateGroupModal } from '../components/create-group-modal';
+import { GroupIdSearch } from '../components/group-id-search';
+import { GroupTable } from '../components/group-table';
+import { GROUP_LABELS } from '../labels';
+
+/**
+ * /home/node-groups/ (fleet-management §2): the Device Groups table with cursor paging
+ * (5/10/25, default 10), a search by group id, Create Group and refresh. With no group at all
+ * the server answers 404 and the screen says 'Please create a Node Group'.
+ */
+export function NodeGroupsRoute() {
+  const user = useSessionUser();
+  const canWrite = user.permissions.includes('groups.write');
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [stack, setStack] = useState<CursorStack>(FIRST_PAGE);
+  const creating = params.get('create') === '1';
+  const [createOpen, setCreateOpen] = useState(false);
+
+  const query = useGroupList({ start_id: currentCursor(stack), num_records: pageSize });
+  const stale = query.isPlaceholderData;
+  const nextId = stale ? undefined : query.data?.next_id;
+  const empty = query.isError && isNoGroupsError(query.error);
+
+  const openCreate = () => setCreateOpen(true);
+  const closeCreate = () => {
+    setCreateOpen(false);
+    if (creating)
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('create');
+          return next;
+        },
+        { replace: true },
+      );
+  };
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: groupKeys.lists(), refetchType: 'none' });
+    void query.refetch();
+  };
+
+  const createButton = canWrite && (
+    <Button leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={openCreate}>
+      {GROUP_LABELS.createGroup}
+    </Button>
+  );
+
+  return (
+    <NodeScreen title={GROUP_LABELS.heading}>
+      <Paper withBorder radius="lg" data-testid="group-list">
+        <Stack gap={0}>
+          <Box p="md">
+            <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
+              <Group align="flex-end" gap="sm" wrap="wrap" style={{ flex: '1 1 auto' }}>
+                <GroupIdSearch />
+              </Group>
+              <Group gap="sm" wrap="wrap" align="flex-end">
+                <Tooltip label={GROUP_LABELS.refresh} withArrow>
+                  <ActionIcon
+                    variant="default"
+                    size={36}
+                    aria-label={GROUP_LABELS.refresh}
+                    onClick={refresh}
+                    loading={query.isFetching && !query.isPending}
+                  >
+                    <IconRefresh size={18} aria-hidden="true" />
+                  </ActionIcon>
+                </Tooltip>
+                {createButton}
+              </Group>
+            </Group>
+          </Box>
+          <Box h={2}>
+            {query.isFetching && (
+              <Progress
+                value={100}
+                animated
+                size={2}
+                radius={0}
+                aria-label={GROUP_LABELS.refresh}
+              />
+            )}
+          </Box>
+          <Divider />
+          {empty && (
+            <Stack align="center" gap="sm" py="xl" px="md" data-testid="groups-empty">
+              <Text c="dimmed">{MESSAGES.createNodeGroup}</Text>
+              {createButton}
+            </Stack>
+          )}
+          {query.isError && !empty && (
+            <Alert
+              m="md"
+              color="red"
+              variant="light"
+              role="alert"
+              icon={<IconAlertCircle size={18} aria-hidden="true" />}
+            >
+              <Group justify="space-between" gap="sm">
+                <Text size="sm">{errorMessage(query.error)}</Text>
+                <Button size="xs" variant="white" color="red" onClick={() => void query.refetch()}>
+                  {GROUP_LABELS.tryAgain}
+                </Button>
+              </Group>
+            </Alert>
+          )}
+          {!query.isError && (
+            <GroupTable groups={query.data?.groups} skeletonRows={pageSize} stale={stale} />
+          )}
+          <Divider />
+          <Box p="md">
+            <NodeTablePager
+              page={pageNumber(stack)}
+              pages={pageCount(query.isError ? undefined : query.data?.total, pageSize)}
+              canPrev={canGoPrev(stack)}
+              canNext={canGoNext(nextId)}
+              onPrev={() => setStack(goPrev(stack))}
+              onNext={() => {
+                if (canGoNext(nextId)) setStack(goNext(stack, nextId));
+              }}
+              pageSize={pageSize}
+              selectedCount={0}
+              pageSizes={PAGE_SIZES.groups}
+              onPageSize={(size) => {
+                setPageSize(toPageSize(size, PAGE_SIZES.groups, DEFAULT_PAGE_SIZE));
+                setStack(FIRST_PAGE);
+              }}
+            />
+          </Box>
+        </Stack>
+      </Paper>
+      {canWrite && <CreateGroupModal opened={createOpen || creating} onClose={closeCreate} />}
+    </NodeScreen>
+  );
+}
