@@ -45,6 +45,9 @@ export const SERVER_MESSAGES = {
   loginSuccessful: 'Login successful',
   logoutSuccessful: 'Logged out successfully',
   payloadTooLarge: 'Error, input size is too large',
+  groupNameRequired: 'Please provide group name.',
+  groupNameTooLong: 'Group name can have at most 64 characters.',
+  groupDescriptionTooLong: 'Description can have at most 500 characters.',
 } as const;
 
 /** The failure body every 4xx/5xx answer carries. */

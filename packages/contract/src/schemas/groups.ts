@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GROUP_DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, SEARCH_MAX_LENGTH } from '../constants.js';
+import { SERVER_MESSAGES } from '../errors.js';
 import { MESSAGES } from '../messages.js';
 import { NodeIdSchema, NodeInfoSchema } from './nodes.js';
 
@@ -49,14 +50,14 @@ export const GroupFiltersViewSchema = z.object({
 /** POST /v1/admin/node_group. */
 export const CreateGroupBodySchema = GroupFiltersSchema.extend({
   group_name: z
-    .string({ error: 'Please provide group name.' })
+    .string({ error: SERVER_MESSAGES.groupNameRequired })
     .trim()
-    .min(1, { error: 'Please provide group name.' })
-    .max(NAME_MAX_LENGTH, { error: 'Group name can have at most 64 characters.' }),
+    .min(1, { error: SERVER_MESSAGES.groupNameRequired })
+    .max(NAME_MAX_LENGTH, { error: SERVER_MESSAGES.groupNameTooLong }),
   description: z
     .string()
     .trim()
-    .max(GROUP_DESCRIPTION_MAX_LENGTH, { error: 'Description can have at most 500 characters.' })
+    .max(GROUP_DESCRIPTION_MAX_LENGTH, { error: SERVER_MESSAGES.groupDescriptionTooLong })
     .optional(),
   /** Static members to add at creation. */
   nodes: z.array(NodeIdSchema).max(1000).optional(),

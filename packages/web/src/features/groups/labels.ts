@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@fleetdeck/contract';
 /**
  * Screen text of the device-groups feature that `@fleetdeck/contract` does not hold. The first
  * block is quoted from the spec (fleet-management §2); the second is this app's own wording.
@@ -60,7 +61,7 @@ export const GROUP_LABELS = {
   notFoundTitle: 'Node group not found',
   backToGroups: 'Back to Device Groups',
   allGroupName: 'All',
-  nameRequired: 'Please provide group name.',
-  nameTooLong: 'Group name can have at most 64 characters.',
-  descriptionTooLong: 'Description can have at most 500 characters.',
+  nameRequired: SERVER_MESSAGES.groupNameRequired,
+  nameTooLong: SERVER_MESSAGES.groupNameTooLong,
+  descriptionTooLong: SERVER_MESSAGES.groupDescriptionTooLong,
 } as const;
