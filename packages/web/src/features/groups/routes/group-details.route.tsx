@@ -6,7 +6,6 @@ import {
 } from '@fleetdeck/contract';
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Badge,
   Box,
@@ -16,20 +15,13 @@ import {
   EmptyState,
   Group,
   Paper,
-  Progress,
   SimpleGrid,
   Skeleton,
   Stack,
   Text,
   Tooltip,
 } from '@mantine/core';
-import {
-  IconAlertCircle,
-  IconArrowLeft,
-  IconFolderOff,
-  IconRefresh,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconArrowLeft, IconFolderOff, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -60,6 +52,8 @@ import {
   groupQueryDisplay,
   groupTypeLabel,
 } from '../model/group-form';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
 
 const NO_SELECTION: ReadonlySet<string> = new Set();
 const ignore = () => undefined;
@@ -148,19 +142,11 @@ export function GroupDetailsRoute() {
         <Text size="sm">{groupId}</Text>
       </Breadcrumbs>
       {query.isError && (
-        <Alert
-          color="red"
-          variant="light"
-          role="alert"
-          icon={<IconAlertCircle size={18} aria-hidden="true" />}
-        >
-          <Group justify="space-between" gap="sm">
-            <Text size="sm">{errorMessage(query.error)}</Text>
-            <Button size="xs" variant="white" color="red" onClick={() => void query.refetch()}>
-              {GROUP_LABELS.tryAgain}
-            </Button>
-          </Group>
-        </Alert>
+        <QueryErrorAlert
+          error={query.error}
+          retryLabel={GROUP_LABELS.tryAgain}
+          onRetry={() => void query.refetch()}
+        />
       )}
       <Paper withBorder radius="lg" p="md" data-testid="group-fields">
         <Group justify="space-between" align="flex-start" gap="md">
@@ -232,17 +218,7 @@ export function GroupDetailsRoute() {
               </ActionIcon>
             </Tooltip>
           </Group>
-          <Box h={2}>
-            {query.isFetching && (
-              <Progress
-                value={100}
-                animated
-                size={2}
-                radius={0}
-                aria-label={GROUP_LABELS.refresh}
-              />
-            )}
-          </Box>
+          <FetchingBar active={query.isFetching} label={GROUP_LABELS.refresh} />
           <Divider />
           <NodeTable
             nodes={query.isError ? [] : group?.node_details}

@@ -1,22 +1,19 @@
 import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES } from '@fleetdeck/contract';
 import {
   ActionIcon,
-  Alert,
   Box,
   Button,
   Divider,
   Group,
   Paper,
-  Progress,
   Stack,
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconAlertCircle, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../../lib/api-error';
 import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
@@ -38,6 +35,8 @@ import { CreateGroupModal } from '../components/create-group-modal';
 import { GroupIdSearch } from '../components/group-id-search';
 import { GroupTable } from '../components/group-table';
 import { GROUP_LABELS } from '../labels';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
 
 /**
  * /home/node-groups/ (fleet-management §2): the Device Groups table with cursor paging
@@ -109,17 +108,7 @@ export function NodeGroupsRoute() {
               </Group>
             </Group>
           </Box>
-          <Box h={2}>
-            {query.isFetching && (
-              <Progress
-                value={100}
-                animated
-                size={2}
-                radius={0}
-                aria-label={GROUP_LABELS.refresh}
-              />
-            )}
-          </Box>
+          <FetchingBar active={query.isFetching} label={GROUP_LABELS.refresh} />
           <Divider />
           {empty && (
             <Stack align="center" gap="sm" py="xl" px="md" data-testid="groups-empty">
@@ -128,20 +117,12 @@ export function NodeGroupsRoute() {
             </Stack>
           )}
           {query.isError && !empty && (
-            <Alert
+            <QueryErrorAlert
               m="md"
-              color="red"
-              variant="light"
-              role="alert"
-              icon={<IconAlertCircle size={18} aria-hidden="true" />}
-            >
-              <Group justify="space-between" gap="sm">
-                <Text size="sm">{errorMessage(query.error)}</Text>
-                <Button size="xs" variant="white" color="red" onClick={() => void query.refetch()}>
-                  {GROUP_LABELS.tryAgain}
-                </Button>
-              </Group>
-            </Alert>
+              error={query.error}
+              retryLabel={GROUP_LABELS.tryAgain}
+              onRetry={() => void query.refetch()}
+            />
           )}
           {!query.isError && (
             <GroupTable groups={query.data?.groups} skeletonRows={pageSize} stale={stale} />

@@ -1,21 +1,18 @@
 import { DEFAULT_PAGE_SIZE, MARKER_COOKIES, PAGE_SIZES } from '@fleetdeck/contract';
 import {
   ActionIcon,
-  Alert,
   Box,
   Button,
   Divider,
   Group,
   Paper,
-  Progress,
   Stack,
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconAlertCircle, IconFolderPlus, IconRefresh } from '@tabler/icons-react';
+import { IconFolderPlus, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { errorMessage } from '../../../lib/api-error';
 import { readCookie } from '../../../lib/cookies';
 import {
   adminNodesQueryOptions,
@@ -40,6 +37,8 @@ import {
 } from '../model/paging';
 import { NodeTable } from './node-table';
 import { NodeTablePager } from './node-table-pager';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
 
 export interface NodeListPanelProps {
   filters: AdminNodesFilters;
@@ -197,11 +196,7 @@ export function NodeListPanel({
             </Text>
           )}
         </Box>
-        <Box h={2}>
-          {enabled && query.isFetching && (
-            <Progress value={100} animated size={2} radius={0} aria-label={NODE_LABELS.refresh} />
-          )}
-        </Box>
+        <FetchingBar active={enabled && query.isFetching} label={NODE_LABELS.refresh} />
         <Divider />
         {!showTable && (
           <Text c="dimmed" ta="center" py="xl" px="md">
@@ -209,20 +204,12 @@ export function NodeListPanel({
           </Text>
         )}
         {showTable && query.isError && (
-          <Alert
+          <QueryErrorAlert
             m="md"
-            color="red"
-            variant="light"
-            role="alert"
-            icon={<IconAlertCircle size={18} aria-hidden="true" />}
-          >
-            <Group justify="space-between" gap="sm">
-              <Text size="sm">{errorMessage(query.error)}</Text>
-              <Button size="xs" variant="white" color="red" onClick={() => void query.refetch()}>
-                {NODE_LABELS.tryAgain}
-              </Button>
-            </Group>
-          </Alert>
+            error={query.error}
+            retryLabel={NODE_LABELS.tryAgain}
+            onRetry={() => void query.refetch()}
+          />
         )}
         {showTable && !query.isError && (
           <NodeTable
