@@ -9,6 +9,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BENCHMARKS = {
   'node-list': 'node-list.mjs', // B6
   ingest: 'ingest.mjs', // B1
+  connections: 'connections.mjs', // B2 + B3
 };
 const SMOKE_LIMIT_MS = 60_000;
 

@@ -1,0 +1,349 @@
+// B2 + B3: device connections and reconnect storm. Registers N nodes over the API, connects them
+// with their own credentials (each subscribed to its own params/remote) from ≥ 2 worker processes,
+// measures connects/s, server RSS per connected node and idle server CPU, checks the online total
+// through the API (B2); then SIGKILLs the server, starts it again on the same ports and DATA_DIR
+// while the nodes reconnect with 0–3 s jitter, and times until the API shows all N online and none
+// offline (B3).
+import { fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  ROOT,
+  SERVER_MAIN,
+  SMOKE,
+  cpuSecondsOf,
+  freePort,
+  gitCommit,
+  login,
+  machine,
+  requireBuilt,
+  round,
+  rssOf,
+  sleep,
+} from './lib.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const NODES = Number(process.env.BENCH_NODES ?? (SMOKE ? 2_000 : 18_000));
+const IDLE_S = Number(process.env.BENCH_DURATION_S ?? (SMOKE ? 5 : 30));
+// One process may hold ~19,900 sockets on the reference machine: at least two workers, ≤ 9,000 each.
+const WORKERS = Math.max(2, Math.ceil(NODES / 9_000));
+const NODES_PER_WORKER = Math.ceil(NODES / WORKERS);
+const CONNECT_CONCURRENCY = 200; // in-flight connects per worker
+const RECONNECT_DEADLINE_MS = SMOKE ? 25_000 : 120_000;
+const TARGETS = {
+  rss_kib_per_node: 12,
+  connects_per_s: 3000,
+  idle_cpu_percent_of_core: 3,
+  reconnect_s: 10,
+};
+
+const children = new Set(); // PIDs this script started, ended on the way out
+
+/**
+ * Starts the built server on the given ports and DATA_DIR (lib's startServer picks new ports; B3
+ * needs the same ones again) and waits for /readyz.
+ */
+async function startServerOn({ port, mqttPort, dataDir }) {
+  const started = Date.now();
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      MQTT_PORT: String(mqttPort),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      FLEETDECK_ADMIN_EMAIL: ADMIN_EMAIL,
+      FLEETDECK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let exited = null;
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      children.delete(child);
+      resolve(exited);
+    }),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exited)
+      throw new Error(`server exited during start (${JSON.stringify(exited)}):\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server not ready in time:\n${output}`);
+    await sleep(50);
+  }
+  return {
+    pid: child.pid,
+    baseUrl,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    readyMs: Date.now() - started,
+    async kill(signal) {
+      if (exited) return exited;
+      process.kill(child.pid, signal);
+      const timer = setTimeout(() => {
+        if (!exited) process.kill(child.pid, 'SIGKILL');
+      }, 30_000);
+      const result = await exit;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+async function registerNodes(baseUrl, token, count) {
+  const registered = [];
+  for (let i = 0; i < count; i += 1000) {
+    const size = Math.min(1000, count - i);
+    const nodes = Array.from({ length: size }, (_, k) => ({
+      type: 'Washing Machine',
+      model: 'FD-WM-9',
+      fw_version: '3.1.2',
+      tags: ['location:Pune', `esp.serial_num:B2-${i + k}`],
+    }));
+    const response = await fetch(`${baseUrl}/v1/admin/node_ids`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: JSON.stringify({ nodes }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`register: ${response.status} ${JSON.stringify(body)}`);
+    registered.push(...body.nodes);
+  }
+  return registered;
+}
+
+/** `total` of the node list for a status filter, through the API. */
+async function totalWithStatus(baseUrl, token, status) {
+  const query = new URLSearchParams({ node_status: status, num_records: '1' });
+  const response = await fetch(`${baseUrl}/v1/admin/nodes?${query}`, {
+    headers: { authorization: token },
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`node list: ${response.status} ${JSON.stringify(body)}`);
+  return body.total;
+}
+
+function forkWorker() {
+  const child = fork(path.join(HERE, 'connections-worker.mjs'), [], { stdio: 'inherit' });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const waiters = new Map();
+  child.on('message', (m) => {
+    const waiter = waiters.get(m.type);
+    waiters.delete(m.type);
+    waiter?.(m);
+  });
+  const request = (message, replyType) =>
+    new Promise((resolve) => {
+      waiters.set(replyType, resolve);
+      child.send(message);
+    });
+  return { child, request };
+}
+
+async function closeWorkers(workers) {
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((resolve) => {
+          if (w.child.exitCode !== null) return resolve();
+          w.child.once('exit', resolve);
+          w.child.send({ type: 'close' });
+          setTimeout(() => {
+            if (w.child.exitCode === null) w.child.kill('SIGKILL');
+          }, 10_000).unref();
+        }),
+    ),
+  );
+}
+
+async function run(dataDir) {
+  const ports = { port: await freePort(), mqttPort: await freePort(), dataDir };
+  let server = await startServerOn(ports);
+  const workers = [];
+  try {
+    const token = await login(server.baseUrl);
+    const nodes = await registerNodes(server.baseUrl, token, NODES);
+    await sleep(1000);
+    const rssBefore = rssOf(server.pid);
+
+    // B2: connect, hold idle, count.
+    for (let i = 0; i < NODES; i += NODES_PER_WORKER) workers.push(forkWorker());
+    const connectStarted = Date.now();
+    const connected = await Promise.all(
+      workers.map((w, i) =>
+        w.request(
+          {
+            type: 'connect',
+            url: server.mqttUrl,
+            nodes: nodes.slice(i * NODES_PER_WORKER, (i + 1) * NODES_PER_WORKER),
+            concurrency: CONNECT_CONCURRENCY,
+          },
+          'connected',
+        ),
+      ),
+    );
+    const connectS = (Date.now() - connectStarted) / 1000;
+    const connectedCount = connected.reduce((s, c) => s + c.connected, 0);
+    const connectFailures = connected.reduce((s, c) => s + c.failures, 0);
+    console.error(`connections: ${connectedCount}/${NODES} connected in ${connectS.toFixed(2)} s`);
+
+    await sleep(1000); // let the post-connect writes settle before the idle window
+    const cpuBefore = cpuSecondsOf(server.pid);
+    await sleep(IDLE_S * 1000);
+    const cpuAfter = cpuSecondsOf(server.pid);
+    const rssAfter = rssOf(server.pid);
+    const onlineTotal = await totalWithStatus(server.baseUrl, token, 'online');
+    const idleCpuPercent =
+      cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) / IDLE_S) * 100;
+    const rssKibPerNode =
+      rssBefore === null || rssAfter === null || connectedCount === 0
+        ? null
+        : (rssAfter - rssBefore) / 1024 / connectedCount;
+    const b2 = {
+      connected: connectedCount,
+      connect_failures: connectFailures,
+      connect_s: round(connectS, 2),
+      connects_per_s: round(connectedCount / connectS, 0),
+      server_rss_mib_before: rssBefore === null ? null : round(rssBefore / 2 ** 20, 1),
+      server_rss_mib_connected: rssAfter === null ? null : round(rssAfter / 2 ** 20, 1),
+      rss_kib_per_node: round(rssKibPerNode, 2),
+      idle_window_s: IDLE_S,
+      idle_cpu_percent_of_core: round(idleCpuPercent, 2),
+      api_online_total: onlineTotal,
+      api_online_total_matches: onlineTotal === NODES,
+    };
+
+    // B3: SIGKILL, restart on the same ports and DATA_DIR, wait for the API to show all online.
+    console.error('connections: SIGKILL server, restarting');
+    const killedAt = Date.now();
+    await server.kill('SIGKILL');
+    server = await startServerOn(ports);
+    const readyAt = Date.now();
+    const token2 = await login(server.baseUrl);
+    let online = 0;
+    let offline = null;
+    let allOnlineAt = null;
+    let polls = 0;
+    while (Date.now() - killedAt < RECONNECT_DEADLINE_MS) {
+      [online, offline] = await Promise.all([
+        totalWithStatus(server.baseUrl, token2, 'online'),
+        totalWithStatus(server.baseUrl, token2, 'offline'),
+      ]);
+      polls += 1;
+      if (online === NODES && offline === 0) {
+        allOnlineAt = Date.now();
+        break;
+      }
+      await sleep(100);
+    }
+    const status = await Promise.all(workers.map((w) => w.request({ type: 'status' }, 'status')));
+    const b3 = {
+      server_restart_to_ready_s: round((readyAt - killedAt) / 1000, 2),
+      reconnect_s_from_kill:
+        allOnlineAt === null ? null : round((allOnlineAt - killedAt) / 1000, 2),
+      reconnect_s_from_ready:
+        allOnlineAt === null ? null : round((allOnlineAt - readyAt) / 1000, 2),
+      api_online: online,
+      api_offline: offline,
+      all_online_no_wrong_state: allOnlineAt !== null,
+      clients_connected: status.reduce((s, x) => s + x.online, 0),
+      reconnect_attempts: status.reduce((s, x) => s + x.reconnectAttempts, 0),
+      reconnect_failed_attempts: status.reduce((s, x) => s + x.reconnectFailures, 0),
+      api_polls: polls,
+      deadline_s: RECONNECT_DEADLINE_MS / 1000,
+    };
+    return { b2, b3 };
+  } finally {
+    await closeWorkers(workers);
+    await server.kill('SIGTERM');
+  }
+}
+
+async function main() {
+  requireBuilt();
+  const started = Date.now();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  let result;
+  try {
+    result = await run(dataDir);
+  } finally {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const { b2, b3 } = result;
+  console.log(
+    JSON.stringify({
+      benchmark: 'B2 connections + B3 reconnect storm',
+      mode: SMOKE ? 'smoke' : 'full',
+      commit: gitCommit(),
+      machine: machine(),
+      workload: {
+        nodes: NODES,
+        worker_processes: WORKERS,
+        connect_concurrency_per_worker: CONNECT_CONCURRENCY,
+        client: 'mqtt.js, clientId = username = node_id, password = mqtt_password, keepalive 120',
+        subscription: 'node/<id>/params/remote, QoS 1',
+        idle_window_s: IDLE_S,
+        hold: 'held for the idle window only (B2 asks for 5 min); RSS is read at the end of the window',
+        restart:
+          'SIGKILL, then the same ports and DATA_DIR; each node waits 0–3 s (uniform), retries every 0.5–1 s',
+        database: 'SQLite (fresh DATA_DIR)',
+      },
+      semantics: {
+        rss_kib_per_node:
+          '(server VmRSS at the end of the idle window − VmRSS after registration, before any connect) / connected nodes',
+        connects_per_s:
+          'connected nodes / wall time from the first CONNECT to the last SUBACK of all workers (CONNACK + SUBACK per node)',
+        idle_cpu_percent_of_core:
+          'server user+system CPU (/proc/<pid>/stat) over the idle window, starting 1 s after the last connect',
+        reconnect_s_from_kill:
+          'from SIGKILL until GET /v1/admin/nodes reports online total = N and offline total = 0 (includes the server start)',
+      },
+      targets: TARGETS,
+      b2,
+      b3,
+      pass: {
+        rss_kib_per_node:
+          b2.rss_kib_per_node !== null && b2.rss_kib_per_node <= TARGETS.rss_kib_per_node,
+        connects_per_s: b2.connects_per_s >= TARGETS.connects_per_s,
+        idle_cpu:
+          b2.idle_cpu_percent_of_core !== null &&
+          b2.idle_cpu_percent_of_core <= TARGETS.idle_cpu_percent_of_core,
+        api_online_total: b2.api_online_total_matches,
+        reconnect_s:
+          b3.reconnect_s_from_kill !== null && b3.reconnect_s_from_kill <= TARGETS.reconnect_s,
+        no_wrong_state: b3.all_online_no_wrong_state,
+      },
+      elapsed_s: round((Date.now() - started) / 1000, 1),
+    }),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
