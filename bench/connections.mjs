@@ -4,16 +4,12 @@
 // through the API (B2); then SIGKILLs the server, starts it again on the same ports and DATA_DIR
 // while the nodes reconnect with 0–3 s jitter, and times until the API shows all N online and none
 // offline (B3).
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  ROOT,
-  SERVER_MAIN,
   SMOKE,
   cpuSecondsOf,
   freePort,
@@ -23,7 +19,9 @@ import {
   requireBuilt,
   round,
   rssOf,
+  registerNodes,
   sleep,
+  startServer,
 } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -42,96 +40,6 @@ const TARGETS = {
 };
 
 const children = new Set(); // PIDs this script started, ended on the way out
-
-/**
- * Starts the built server on the given ports and DATA_DIR (lib's startServer picks new ports; B3
- * needs the same ones again) and waits for /readyz.
- */
-async function startServerOn({ port, mqttPort, dataDir }) {
-  const started = Date.now();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MQTT_PORT: String(mqttPort),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      FLEETDECK_ADMIN_EMAIL: ADMIN_EMAIL,
-      FLEETDECK_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  let exited = null;
-  const exit = new Promise((resolve) =>
-    child.once('exit', (code, signal) => {
-      exited = { code, signal };
-      children.delete(child);
-      resolve(exited);
-    }),
-  );
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exited)
-      throw new Error(`server exited during start (${JSON.stringify(exited)}):\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server not ready in time:\n${output}`);
-    await sleep(50);
-  }
-  return {
-    pid: child.pid,
-    baseUrl,
-    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
-    readyMs: Date.now() - started,
-    async kill(signal) {
-      if (exited) return exited;
-      process.kill(child.pid, signal);
-      const timer = setTimeout(() => {
-        if (!exited) process.kill(child.pid, 'SIGKILL');
-      }, 30_000);
-      const result = await exit;
-      clearTimeout(timer);
-      return result;
-    },
-  };
-}
-
-async function registerNodes(baseUrl, token, count) {
-  const registered = [];
-  for (let i = 0; i < count; i += 1000) {
-    const size = Math.min(1000, count - i);
-    const nodes = Array.from({ length: size }, (_, k) => ({
-      type: 'Washing Machine',
-      model: 'FD-WM-9',
-      fw_version: '3.1.2',
-      tags: ['location:Pune', `esp.serial_num:B2-${i + k}`],
-    }));
-    const response = await fetch(`${baseUrl}/v1/admin/node_ids`, {
-      method: 'POST',
-      headers: { authorization: token, 'content-type': 'application/json' },
-      body: JSON.stringify({ nodes }),
-    });
-    const body = await response.json();
-    if (!response.ok) throw new Error(`register: ${response.status} ${JSON.stringify(body)}`);
-    registered.push(...body.nodes);
-  }
-  return registered;
-}
 
 /** `total` of the node list for a status filter, through the API. */
 async function totalWithStatus(baseUrl, token, status) {
@@ -178,13 +86,22 @@ async function closeWorkers(workers) {
   );
 }
 
+const servers = new Set(); // servers this script started, SIGKILLed on the way out if still up
+
+/** The built server on fixed ports and DATA_DIR (B3 starts it again where it ran). */
+async function startServerOn(ports, dataDir) {
+  const server = await startServer({ DATA_DIR: dataDir }, ports);
+  servers.add(server);
+  return server;
+}
+
 async function run(dataDir) {
-  const ports = { port: await freePort(), mqttPort: await freePort(), dataDir };
-  let server = await startServerOn(ports);
+  const ports = { port: await freePort(), mqttPort: await freePort() };
+  let server = await startServerOn(ports, dataDir);
   const workers = [];
   try {
     const token = await login(server.baseUrl);
-    const nodes = await registerNodes(server.baseUrl, token, NODES);
+    const nodes = await registerNodes(server.baseUrl, token, NODES, 'B2');
     await sleep(1000);
     const rssBefore = rssOf(server.pid);
 
@@ -239,7 +156,7 @@ async function run(dataDir) {
     console.error('connections: SIGKILL server, restarting');
     const killedAt = Date.now();
     await server.kill('SIGKILL');
-    server = await startServerOn(ports);
+    server = await startServerOn(ports, dataDir);
     const readyAt = Date.now();
     const token2 = await login(server.baseUrl);
     let online = 0;
@@ -289,6 +206,7 @@ async function main() {
   try {
     result = await run(dataDir);
   } finally {
+    for (const server of servers) await server.kill('SIGKILL');
     for (const child of children) {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
     }

@@ -14,6 +14,7 @@ import {
   login,
   machine,
   percentile,
+  registerNodes,
   requireBuilt,
   round,
   rssOf,
@@ -29,28 +30,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? (SMOKE ? 8 : 30));
 const WORKERS = Math.max(2, Math.ceil(NODES / 5_000));
 const NODES_PER_WORKER = Math.ceil(NODES / WORKERS);
 const DRAIN_TIMEOUT_MS = 30_000;
-
-async function registerNodes(baseUrl, token, count) {
-  const registered = [];
-  for (let i = 0; i < count; i += 1000) {
-    const size = Math.min(1000, count - i);
-    const nodes = Array.from({ length: size }, (_, k) => ({
-      type: 'Washing Machine',
-      model: 'FD-WM-9',
-      fw_version: '3.1.2',
-      tags: ['location:Pune', `esp.serial_num:B1-${i + k}`],
-    }));
-    const response = await fetch(`${baseUrl}/v1/admin/node_ids`, {
-      method: 'POST',
-      headers: { authorization: token, 'content-type': 'application/json' },
-      body: JSON.stringify({ nodes }),
-    });
-    const body = await response.json();
-    if (!response.ok) throw new Error(`register: ${response.status} ${JSON.stringify(body)}`);
-    registered.push(...body.nodes);
-  }
-  return registered;
-}
 
 /** Runs the publish load from worker processes against `url`; samples the broker process. */
 async function publishLoad(url, nodes, brokerPid) {
@@ -160,7 +139,7 @@ async function fleetdeckRun() {
   try {
     const token = await login(server.baseUrl);
     const registerStarted = Date.now();
-    const nodes = await registerNodes(server.baseUrl, token, NODES);
+    const nodes = await registerNodes(server.baseUrl, token, NODES, 'B1');
     const registerS = (Date.now() - registerStarted) / 1000;
     const run = await publishLoad(server.mqttUrl, nodes, server.pid);
     // Persisted = the node's last acknowledged params document is readable through the API.

@@ -78,12 +78,13 @@ export function cpuSecondsOf(pid) {
 
 /**
  * Starts the built server (`packages/server/dist/main.js`) with its own ports and data directory
- * and waits for /readyz. Returns { pid, baseUrl, mqttUrl, startMs, stop }.
+ * and waits for /readyz. Fixed `ports` start it again where an earlier one ran (B3). Returns
+ * { pid, baseUrl, mqttUrl, startMs, kill(signal), stop() }.
  */
-export async function startServer(env) {
+export async function startServer(env, ports = {}) {
   requireBuilt();
-  const port = await freePort();
-  const mqttPort = await freePort();
+  const port = ports.port ?? (await freePort());
+  const mqttPort = ports.mqttPort ?? (await freePort());
   const started = Date.now();
   const child = spawn(process.execPath, [SERVER_MAIN], {
     cwd: ROOT,
@@ -137,10 +138,10 @@ export async function startServer(env) {
     mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
     startMs: Date.now() - started,
     output: () => output,
-    /** SIGTERM to this PID only; SIGKILL after 30 s. */
-    async stop() {
+    /** Sends `signal` to this PID only; SIGKILL after 30 s if it is still there. */
+    async kill(signal) {
       if (exited) return exited;
-      process.kill(child.pid, 'SIGTERM');
+      process.kill(child.pid, signal);
       const timer = setTimeout(() => {
         if (!exited) process.kill(child.pid, 'SIGKILL');
       }, 30_000);
@@ -148,7 +149,34 @@ export async function startServer(env) {
       clearTimeout(timer);
       return result;
     },
+    /** SIGTERM to this PID only; SIGKILL after 30 s. */
+    stop() {
+      return this.kill('SIGTERM');
+    },
   };
+}
+
+/** Registers `count` washing machines through the API (1,000 per call); returns their credentials. */
+export async function registerNodes(baseUrl, token, count, serialPrefix) {
+  const registered = [];
+  for (let i = 0; i < count; i += 1000) {
+    const size = Math.min(1000, count - i);
+    const nodes = Array.from({ length: size }, (_, k) => ({
+      type: 'Washing Machine',
+      model: 'FD-WM-9',
+      fw_version: '3.1.2',
+      tags: ['location:Pune', `esp.serial_num:${serialPrefix}-${i + k}`],
+    }));
+    const response = await fetch(`${baseUrl}/v1/admin/node_ids`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: JSON.stringify({ nodes }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`register: ${response.status} ${JSON.stringify(body)}`);
+    registered.push(...body.nodes);
+  }
+  return registered;
 }
 
 /** Password login; returns the raw access token for the `authorization` header. */
