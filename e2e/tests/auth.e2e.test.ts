@@ -36,7 +36,8 @@ describe('sign-in', () => {
   it('sends the root path to the login page', async () => {
     await page.goto('/');
     await page.waitForURL(/\/login$/);
-    await expect(page.getByRole('button', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    // The login route is a lazy chunk: wait for it to render (a missing button fails the wait).
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible' });
     await expect(
       page.getByRole('link', { name: /forgot/i }).getAttribute('href'),
     ).resolves.toContain('/forgot-password');

@@ -102,7 +102,7 @@ describe('Devices list', () => {
 
     const headers = await table().locator('thead th').allInnerTexts();
     expect(headers.slice(1).map((text) => text.trim())).toEqual(COLUMNS);
-    await expect(label('Select all loaded nodes').isVisible()).resolves.toBe(true);
+    await label('Select all loaded nodes').waitFor({ state: 'visible' });
     await expect(columnOf('Location')).resolves.toEqual(
       NODES.slice(0, 10).map((_, i) => CITIES[i % CITIES.length]),
     );
