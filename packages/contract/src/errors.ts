@@ -22,6 +22,15 @@ export const ERROR_CODES = {
   csrfMissing: 100012,
   /** Registration of a node id that exists already (answered with 409). */
   nodeAlreadyRegistered: 105050,
+  otaImageInvalid: 104002,
+  otaImageNotFound: 104015,
+  otaImageInUse: 104020,
+  otaImageArchived: 104018,
+  otaJobInvalid: 105001,
+  otaJobNotFound: 105015,
+  otaJobState: 105014,
+  otaNoTargets: 105009,
+  uploadInvalid: 112001,
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -48,6 +57,31 @@ export const SERVER_MESSAGES = {
   groupNameRequired: 'Please provide group name.',
   groupNameTooLong: 'Group name can have at most 64 characters.',
   groupDescriptionTooLong: 'Description can have at most 500 characters.',
+  // Images and OTA jobs (the spec quotes no text for these).
+  idMissing: 'Id is missing',
+  fieldTooLong: 'Name, type, version and model can have at most 64 characters.',
+  searchTooLong: 'Search can have at most 64 characters.',
+  invalidFileName: 'Please provide a valid file name.',
+  invalidFileType: 'Only .bin or .zip files can be uploaded.',
+  invalidZip: 'The file is not a valid .zip package.',
+  invalidBase64: 'The firmware image is not valid base64.',
+  emptyImage: 'The firmware image is empty.',
+  imageTooLarge: 'The firmware image is larger than the allowed size.',
+  imageNotFound: 'OTA image does not exist',
+  imageInUse: 'The image is used by an active OTA job. Cancel the job before deleting the image.',
+  imageArchived: 'The image is archived. Unarchive it before starting an OTA job.',
+  uploadNotFound: 'No uploaded file at this file_path. Upload the file first.',
+  uploadUrlInvalid: 'The upload URL is invalid or has expired.',
+  downloadUrlInvalid: 'The download URL is invalid or has expired.',
+  jobNotFound: 'OTA job does not exist',
+  jobNotCancelled: 'Only a cancelled job can be archived.',
+  jobAlreadyCancelled: 'The job is already cancelled.',
+  jobAlreadyFinished: 'The job has finished; there is nothing to cancel.',
+  groupsNotFound: 'These groups do not exist: {groups}',
+  nodesNotFound: 'These nodes do not exist: {nodes}',
+  imageDeleted: 'Firmware image deleted successfully.',
+  imageArchivedDone: 'Firmware image archived successfully.',
+  imageUnarchivedDone: 'Firmware image unarchived successfully.',
 } as const;
 
 /** The failure body every 4xx/5xx answer carries. */

@@ -10,3 +10,5 @@ export * from './labels.js';
 export * from './schemas/nodes.js';
 export * from './mqtt.js';
 export * from './schemas/groups.js';
+export * from './schemas/ota.js';
+export * from './ota-protocol.js';
