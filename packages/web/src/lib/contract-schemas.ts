@@ -16,3 +16,10 @@ export {
   SuccessBodySchema,
   UserNodesListSchema,
 } from '@fleetdeck/contract';
+/** The OTA job screens (features/ota). */
+export {
+  JobListSchema,
+  JobStatusListSchema,
+  JobSummarySchema,
+  OtaJobEventSchema,
+} from '@fleetdeck/contract';

@@ -1,11 +1,16 @@
+import type { OtaJobEvent } from '@fleetdeck/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectivityUpdate } from '../model/connectivity-cache';
 import {
   FLUSH_INTERVAL_MS,
   NODE_EVENTS_PATH,
+  OTA_JOB_FLUSH_INTERVAL_MS,
+  publishOtaJobNotice,
   reconnectDelayMs,
   startNodeEventStream,
+  subscribeOtaJobEvents,
   type EventSourceLike,
+  type OtaJobNotice,
 } from './node-events.stream';
 
 class FakeEventSource implements EventSourceLike {
@@ -172,5 +177,101 @@ describe('reconnectDelayMs', () => {
   it('spreads reconnects over the upper half of the window', () => {
     expect(reconnectDelayMs(0, () => 0)).toBe(500);
     expect(reconnectDelayMs(3, () => 0.5)).toBe(6_000);
+  });
+});
+
+describe('ota.job events', () => {
+  const jobEvent = (jobId: string, status: 'active' | 'finished' | 'cancelled') =>
+    JSON.stringify({ type: 'ota.job', ota_job_id: jobId, status });
+
+  function setupWithJobs() {
+    const sources: FakeEventSource[] = [];
+    const jobBatches: Map<string, OtaJobEvent>[] = [];
+    const connectivity: Map<string, ConnectivityUpdate>[] = [];
+    const stop = startNodeEventStream({
+      createSource: (url) => {
+        const source = new FakeEventSource(url);
+        sources.push(source);
+        return source;
+      },
+      parse,
+      onUpdates: (updates) => connectivity.push(new Map(updates)),
+      onResync: () => undefined,
+      otaJobs: {
+        parse: (data) => {
+          const value = JSON.parse(String(data)) as Partial<OtaJobEvent>;
+          return value.type === 'ota.job' && typeof value.ota_job_id === 'string'
+            ? (value as OtaJobEvent)
+            : null;
+        },
+        onEvents: (events) => jobBatches.push(new Map(events)),
+      },
+      random: () => 1,
+    });
+    const latest = () => {
+      const source = sources.at(-1);
+      if (!source) throw new Error('no source opened');
+      return source;
+    };
+    return { jobBatches, connectivity, latest, stop };
+  }
+
+  it('hands the first job event over at once and later ones at most once a second', async () => {
+    const { jobBatches, latest, stop } = setupWithJobs();
+    await vi.advanceTimersByTimeAsync(0);
+    latest().emit('ota.job', jobEvent('j1', 'active'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(jobBatches).toHaveLength(1);
+
+    for (let i = 0; i < 20; i += 1) {
+      latest().emit('ota.job', jobEvent('j1', 'active'));
+      latest().emit('ota.job', jobEvent('j2', i === 19 ? 'finished' : 'active'));
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    // 1 s of events (40 of them): one batch at the 1 s mark, the newest event per job.
+    expect(jobBatches).toHaveLength(2);
+    expect([...(jobBatches[1]?.keys() ?? [])]).toEqual(['j1', 'j2']);
+    expect(jobBatches[1]?.get('j2')?.status).toBe('finished');
+
+    latest().emit('ota.job', jobEvent('j3', 'active'));
+    await vi.advanceTimersByTimeAsync(OTA_JOB_FLUSH_INTERVAL_MS - 1);
+    expect(jobBatches).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(jobBatches).toHaveLength(3);
+    expect([...(jobBatches[2]?.keys() ?? [])]).toEqual(['j3']);
+    stop();
+  });
+
+  it('keeps job events apart from connectivity and drops ones that do not match', async () => {
+    const { jobBatches, connectivity, latest, stop } = setupWithJobs();
+    await vi.advanceTimersByTimeAsync(0);
+    latest().emit('ota.job', JSON.stringify({ type: 'other' }));
+    latest().emit('node.connectivity', event('a', true, 1));
+    await vi.advanceTimersByTimeAsync(OTA_JOB_FLUSH_INTERVAL_MS);
+    expect(jobBatches).toHaveLength(0);
+    expect(connectivity).toHaveLength(1);
+    stop();
+  });
+
+  it('delivers no job event after stop', async () => {
+    const { jobBatches, latest, stop } = setupWithJobs();
+    await vi.advanceTimersByTimeAsync(0);
+    latest().emit('ota.job', jobEvent('j1', 'active'));
+    await vi.advanceTimersByTimeAsync(0);
+    latest().emit('ota.job', jobEvent('j1', 'finished'));
+    stop();
+    await vi.advanceTimersByTimeAsync(OTA_JOB_FLUSH_INTERVAL_MS * 3);
+    expect(jobBatches).toHaveLength(1);
+  });
+});
+
+describe('subscribeOtaJobEvents', () => {
+  it('passes notices to subscribers until they unsubscribe', () => {
+    const heard: OtaJobNotice[] = [];
+    const unsubscribe = subscribeOtaJobEvents((notice) => heard.push(notice));
+    publishOtaJobNotice({ kind: 'resync' });
+    unsubscribe();
+    publishOtaJobNotice({ kind: 'resync' });
+    expect(heard).toEqual([{ kind: 'resync' }]);
   });
 });
