@@ -1,0 +1,331 @@
+import type { KeyObject } from 'node:crypto';
+import {
+  OtaUrlPayloadSchema,
+  type NodeReportedOtaStatus,
+  type OtaStatusPayload,
+  type OtaUrlPayload,
+} from '@fleetdeck/contract';
+import { deriveSeed, hashString, Rng } from '../prng.js';
+import { compareFirmwareVersions } from './firmware-version.js';
+import { DownloadError, downloadImage, type DownloadFetch } from './image-download.js';
+import { ImageHasher, verifyImage } from './image-verifier.js';
+
+/**
+ * How simulated nodes answer OTA offers (`otaurl`), the way ESP RainMaker firmware with rollback
+ * does (rainmaker-contract B.5): check the offer, download with resumption, verify size, MD5,
+ * SHA-256 and the install's signature, reboot into the new version and report `success` from it.
+ * Nothing is allocated for a node until an offer reaches it, so a fleet of thousands stays small.
+ */
+
+/** OTA settings of a fleet. All optional: without `publicKey` the fleet fetches the install's key. */
+export interface OtaOptions {
+  /** The install's signing key (SPKI PEM or key object), as firmware has it built in. */
+  publicKey?: string | KeyObject | undefined;
+  /** Share (0–1) of otherwise good updates that end `failed` (e.g. "Flash write failed"). Default 0. */
+  failRate?: number;
+  /** An `in-progress` "Downloaded N% Firmware Image" every this many percent. Default 25. */
+  progressStepPercent?: number;
+  /** Share (0–1) of nodes that publish `otafetch` after every connect, as firmware does at boot. Default 1. */
+  fetchShare?: number;
+  /** A node is away this long while it reboots into new firmware, [min, max] ms. Default 2–5 s. */
+  rebootDelayMs?: readonly [number, number];
+  /** Downloads running at once across the fleet; later ones wait their turn. Default 64. */
+  maxConcurrentDownloads?: number;
+  /** HTTP requests per download, the first included (the rest resume with Range). Default 5. */
+  downloadAttempts?: number;
+  /** Wait before resume k is k times this, ms. Default 1000. */
+  retryDelayMs?: number;
+  /** A download that sends no byte for this long is treated as cut, ms. Default 30 s. */
+  idleTimeoutMs?: number;
+  /** HTTP `fetch` for image downloads (tests inject one). Default: global fetch. */
+  fetch?: DownloadFetch | undefined;
+  /**
+   * When the key must be fetched and cannot be: `fail` the start (default, right for tests) or
+   * `skip` OTA with one log line (the CLI, against servers without OTA yet).
+   */
+  whenKeyUnavailable?: 'fail' | 'skip';
+}
+
+/** The settings an agent runs with (OtaOptions with defaults and the parsed key). */
+export interface OtaSettings {
+  publicKey: KeyObject;
+  seed: number;
+  failRate: number;
+  progressStepPercent: number;
+  maxConcurrentDownloads: number;
+  downloadAttempts: number;
+  retryDelayMs: number;
+  idleTimeoutMs: number;
+  fetch: DownloadFetch;
+}
+
+/** OtaOptions with their defaults, for the parts the agent uses. */
+export function otaSettings(options: OtaOptions, publicKey: KeyObject, seed: number): OtaSettings {
+  return {
+    publicKey,
+    seed,
+    failRate: options.failRate ?? 0,
+    progressStepPercent: options.progressStepPercent ?? 25,
+    maxConcurrentDownloads: options.maxConcurrentDownloads ?? 64,
+    downloadAttempts: options.downloadAttempts ?? 5,
+    retryDelayMs: options.retryDelayMs ?? 1_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+  };
+}
+
+/** What a node keeps about an update under way (firmware keeps the job id in NVS). */
+export interface OtaSlot {
+  jobId: string;
+  fwVersion: string;
+  phase: 'updating' | 'rebooting';
+}
+
+/** One node as the agent sees it. */
+export interface OtaDevice {
+  readonly nodeId: string;
+  /** The node's place in the fleet, which (with the seed) makes its dice reproducible. */
+  readonly index: number;
+  readonly type: string;
+  readonly model: string;
+  /** The firmware version the node runs now. */
+  readonly fwVersion: string;
+  /** The node's OTA slot; undefined when no update is under way. */
+  slot: OtaSlot | undefined;
+  /** Publishes `otastatus` (QoS 1); lost when the node is offline, as on firmware. */
+  report(status: OtaStatusPayload): void;
+  /** Reboots into `fwVersion`; the node calls `OtaAgent.booted` once it is connected again. */
+  reboot(fwVersion: string): void;
+}
+
+/** What became of an `otaurl` message. */
+export type OfferOutcome = 'started' | 'rejected' | 'invalid' | 'busy';
+
+/** The reasons firmware gives for a flash that fails although the image was good. */
+const INJECTED_FAILURES = [
+  'Flash write failed',
+  'OTA partition erase failed',
+  'Image header check failed after flash write',
+] as const;
+const FAIL_STREAM = 0x07af;
+
+export const OTA_MESSAGES = {
+  starting: 'Starting OTA Upgrade',
+  progress: (percent: number) => `Downloaded ${percent}% Firmware Image`,
+  resuming: (offset: number, attempt: number, attempts: number) =>
+    `Resuming download at byte ${offset} (HTTPS attempt ${attempt}/${attempts})`,
+  rebooting: 'Rebooting into new firmware',
+  success: 'OTA Upgrade finished and verified successfully',
+  mismatch: 'Image type/model mismatch',
+  same: 'Same version received',
+  lower: 'Lower version received',
+  rolledBack: 'Firmware rolled back',
+  badOffer: 'Aborted. JSON Payload error',
+} as const;
+
+/** Runs the OTA side of every node of a fleet. */
+export class OtaAgent {
+  private readonly tasks = new Set<Promise<void>>();
+  private readonly waiting: Array<() => void> = [];
+  private downloads = 0;
+  private stopped = false;
+  /** Cuts every download when the fleet stops. */
+  private readonly halt = new AbortController();
+
+  constructor(private readonly settings: OtaSettings) {}
+
+  /** Handles one `otaurl` message for `device`. */
+  offer(device: OtaDevice, payload: Buffer | string): OfferOutcome {
+    // Firmware ignores offers while an update (or its reboot) is under way.
+    if (device.slot || this.stopped) return 'busy';
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString());
+    } catch {
+      return 'invalid';
+    }
+    const parsed = OtaUrlPayloadSchema.safeParse(json);
+    if (!parsed.success) {
+      const jobId = jobIdOf(json);
+      const issue = parsed.error.issues[0];
+      if (jobId) {
+        report(
+          device,
+          jobId,
+          'failed',
+          `${OTA_MESSAGES.badOffer} (${issue?.path.join('.') || 'payload'}: ${issue?.message ?? 'invalid'})`,
+        );
+      }
+      return 'invalid';
+    }
+    const offer = parsed.data;
+    if (offer.type !== device.type || offer.model !== device.model) {
+      report(device, offer.ota_job_id, 'rejected', OTA_MESSAGES.mismatch);
+      return 'rejected';
+    }
+    const order = compareFirmwareVersions(offer.fw_version, device.fwVersion);
+    if (order <= 0) {
+      report(
+        device,
+        offer.ota_job_id,
+        'rejected',
+        order === 0 ? OTA_MESSAGES.same : OTA_MESSAGES.lower,
+      );
+      return 'rejected';
+    }
+    const slot: OtaSlot = {
+      jobId: offer.ota_job_id,
+      fwVersion: offer.fw_version,
+      phase: 'updating',
+    };
+    device.slot = slot;
+    const task = this.update(device, offer, slot).finally(() => this.tasks.delete(task));
+    this.tasks.add(task);
+    return 'started';
+  }
+
+  /** Called when a node is connected (and subscribed) again: reports the outcome of a reboot. */
+  booted(device: OtaDevice): void {
+    const slot = device.slot;
+    if (slot?.phase !== 'rebooting') return;
+    // The job id survived the reboot (NVS); the slot is free once the outcome is out.
+    device.slot = undefined;
+    if (compareFirmwareVersions(device.fwVersion, slot.fwVersion) === 0) {
+      report(device, slot.jobId, 'success', OTA_MESSAGES.success);
+    } else {
+      report(device, slot.jobId, 'rejected', OTA_MESSAGES.rolledBack);
+    }
+  }
+
+  /** Updates under way (downloading or verifying). */
+  get running(): number {
+    return this.tasks.size;
+  }
+
+  /** Resolves when no update is downloading or verifying. */
+  async idle(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  }
+
+  /** Cuts every download; no status is reported for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.halt.abort(new Error('the fleet is stopping'));
+    for (const release of this.waiting.splice(0)) release();
+    await this.idle();
+  }
+
+  private async update(device: OtaDevice, offer: OtaUrlPayload, slot: OtaSlot): Promise<void> {
+    const signal = this.halt.signal;
+    const jobId = offer.ota_job_id;
+    const fail = (reason: string) => {
+      device.slot = undefined;
+      report(device, jobId, 'failed', reason);
+    };
+    report(device, jobId, 'in-progress', OTA_MESSAGES.starting);
+    const hasher = new ImageHasher();
+    const { progressStepPercent: step, downloadAttempts } = this.settings;
+    let nextProgress = step;
+    let result;
+    await this.acquire();
+    try {
+      result = await downloadImage({
+        url: offer.url,
+        expectedSize: offer.file_size,
+        fetch: this.settings.fetch,
+        signal,
+        maxAttempts: downloadAttempts,
+        retryDelayMs: this.settings.retryDelayMs,
+        idleTimeoutMs: this.settings.idleTimeoutMs,
+        onData: (chunk) => {
+          hasher.update(chunk);
+          const percent =
+            offer.file_size === 0 ? 100 : Math.floor((hasher.size * 100) / offer.file_size);
+          while (step > 0 && nextProgress <= 100 && percent >= nextProgress) {
+            report(device, jobId, 'in-progress', OTA_MESSAGES.progress(nextProgress));
+            nextProgress += step;
+          }
+        },
+        onRestart: () => hasher.reset(),
+        onResume: (offset, attempt) =>
+          report(
+            device,
+            jobId,
+            'in-progress',
+            OTA_MESSAGES.resuming(offset, attempt, downloadAttempts),
+          ),
+      });
+    } catch (error) {
+      if (error instanceof DownloadError) fail(error.message);
+      // Otherwise the fleet is stopping: the node is switched off mid-download and says nothing.
+      else if (device.slot === slot) device.slot = undefined;
+      return;
+    } finally {
+      this.release();
+    }
+    if (result.oversize) {
+      fail(`Image size mismatch: more than the expected ${offer.file_size} bytes`);
+      return;
+    }
+    const verdict = verifyImage(offer, hasher.digest(), this.settings.publicKey);
+    if (!verdict.ok) {
+      fail(verdict.reason);
+      return;
+    }
+    const injected = this.injectedFailure(device, jobId);
+    if (injected) {
+      fail(injected);
+      return;
+    }
+    report(device, jobId, 'in-progress', OTA_MESSAGES.rebooting);
+    slot.phase = 'rebooting';
+    device.reboot(offer.fw_version);
+  }
+
+  /** Whether this node's update of this job fails anyway: the same on every run of a seed. */
+  private injectedFailure(device: OtaDevice, jobId: string): string | undefined {
+    if (this.settings.failRate <= 0) return undefined;
+    const rng = new Rng(
+      deriveSeed(this.settings.seed, FAIL_STREAM, device.index, hashString(jobId)),
+    );
+    return rng.chance(this.settings.failRate) ? rng.pick(INJECTED_FAILURES) : undefined;
+  }
+
+  private acquire(): Promise<void> {
+    if (this.downloads < this.settings.maxConcurrentDownloads || this.stopped) {
+      this.downloads++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.waiting.push(() => {
+        this.downloads++;
+        resolve();
+      });
+    });
+  }
+
+  private release(): void {
+    this.downloads--;
+    this.waiting.shift()?.();
+  }
+}
+
+function report(
+  device: OtaDevice,
+  jobId: string,
+  status: NodeReportedOtaStatus,
+  additionalInfo: string,
+): void {
+  device.report({
+    ota_job_id: jobId,
+    status,
+    additional_info: additionalInfo,
+    ts: Math.floor(Date.now() / 1000),
+  });
+}
+
+function jobIdOf(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null || !('ota_job_id' in json)) return undefined;
+  const jobId = json.ota_job_id;
+  return typeof jobId === 'string' && jobId.length > 0 ? jobId : undefined;
+}
