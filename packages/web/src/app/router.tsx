@@ -109,6 +109,47 @@ export function createAppRouter() {
                   .GroupDetailsRoute,
               }),
             })),
+            // OTA jobs (fleet-management §2) and fault jobs (access §2 Fault screens).
+            {
+              path: 'ota-jobs',
+              lazy: async () => ({
+                Component: (await import('../features/ota/routes/ota-jobs.route')).OtaJobsRoute,
+              }),
+            },
+            {
+              path: 'ota-archived-jobs',
+              lazy: async () => ({
+                Component: (await import('../features/ota/routes/ota-archived-jobs.route'))
+                  .OtaArchivedJobsRoute,
+              }),
+            },
+            {
+              path: 'job-details/:otaJobId',
+              lazy: async () => ({
+                Component: (await import('../features/ota/routes/job-details.route'))
+                  .JobDetailsRoute,
+              }),
+            },
+            {
+              path: 'faultjobs',
+              lazy: async () => ({
+                Component: (await import('../features/ota/routes/fault-jobs.route')).FaultJobsRoute,
+              }),
+            },
+            {
+              path: 'fault-ota-archived-jobs',
+              lazy: async () => ({
+                Component: (await import('../features/ota/routes/fault-archived-jobs.route'))
+                  .FaultArchivedJobsRoute,
+              }),
+            },
+            {
+              path: 'fault-job-details/:otaJobId',
+              lazy: async () => ({
+                Component: (await import('../features/ota/routes/fault-job-details.route'))
+                  .FaultJobDetailsRoute,
+              }),
+            },
             ...['deployment-settings', 'alarmalert'].map((path) => ({
               path,
               lazy: async () => ({

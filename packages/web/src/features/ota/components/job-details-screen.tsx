@@ -1,0 +1,263 @@
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Box,
+  Breadcrumbs,
+  Button,
+  EmptyState,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconArrowLeft, IconBan, IconFileOff, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { errorMessage, isApiError } from '../../../lib/api-error';
+import { useSessionUser } from '../../auth/components/session-user';
+import { NodeScreen } from '../../nodes/components/node-screen';
+import { useJobDetails } from '../api/job-details.query';
+import { useLiveJob } from '../api/job-live';
+import { useJobSummary } from '../api/job-summary.query';
+import { otaJobKeys } from '../api/ota-jobs.keys';
+import { OTA_LABELS } from '../labels';
+import { formatListDate } from '../model/job-dates';
+import {
+  canCancelJob,
+  cancelledAt,
+  jobGroupsDisplay,
+  jobNodesDisplay,
+  type TargetListDisplay,
+} from '../model/job-display';
+import { JOB_MODES, type JobModeConfig, type JobScreenMode } from '../model/job-mode';
+import { JobActionModal } from './job-action-modal';
+import { JobNodesPanel } from './job-nodes-panel';
+import { JobProgressBar } from './job-progress-bar';
+import { JobStatusBadge } from './job-status-badge';
+
+function Field({ label, children, span }: { label: string; children: ReactNode; span?: boolean }) {
+  return (
+    <Stack gap={2} style={span ? { gridColumn: '1 / -1' } : undefined}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Box fz="sm">{children}</Box>
+    </Stack>
+  );
+}
+
+function TargetList({ display, testId }: { display: TargetListDisplay; testId: string }) {
+  switch (display.kind) {
+    case 'none':
+      return <Text size="sm">{OTA_LABELS.none}</Text>;
+    case 'tooMany':
+      return (
+        <Text size="sm" c="dimmed" data-testid={testId}>
+          {display.message}
+        </Text>
+      );
+    case 'list':
+      return (
+        <Group gap={6} data-testid={testId}>
+          {display.items.map((item) => (
+            <Badge key={item} variant="default" tt="none" fw={500} ff="monospace">
+              {item}
+            </Badge>
+          ))}
+        </Group>
+      );
+  }
+}
+
+function BackToList({ mode }: { mode: JobModeConfig }) {
+  return (
+    <Button
+      component={Link}
+      to={mode.listPath}
+      variant="default"
+      leftSection={<IconArrowLeft size={16} aria-hidden="true" />}
+    >
+      {mode.backToList}
+    </Button>
+  );
+}
+
+/**
+ * Job details: '/home/job-details/{id}' (fleet-management §2) and '/home/fault-job-details/{id}'
+ * (access §2). The job's fields, its progress by outcome, Cancel Job, refresh and its nodes a
+ * page at a time. While a rollout runs, `ota.job` events refetch it (throttled, see job-live).
+ */
+export function JobDetailsScreen({
+  mode: modeName,
+  otaJobId,
+}: {
+  mode: JobScreenMode;
+  otaJobId: string;
+}) {
+  const mode = JOB_MODES[modeName];
+  const user = useSessionUser();
+  const canWrite = user.permissions.includes('ota.write');
+  const queryClient = useQueryClient();
+  const [cancelling, setCancelling] = useState(false);
+  const query = useJobDetails(otaJobId);
+  const summary = useJobSummary(otaJobId);
+  useLiveJob(otaJobId);
+  const job = query.data;
+  const notFound = query.isError && isApiError(query.error) && query.error.status === 404;
+  const date = (seconds: number | undefined) =>
+    formatListDate(seconds, { utc: mode.utc }) ?? OTA_LABELS.none;
+
+  if (notFound) {
+    return (
+      <NodeScreen title={OTA_LABELS.notFoundTitle}>
+        <EmptyState py="xl" variant="light" data-testid="job-not-found">
+          <EmptyState.Indicator>
+            <IconFileOff size={28} stroke={1.6} aria-hidden="true" />
+          </EmptyState.Indicator>
+          <EmptyState.Title order={2}>{OTA_LABELS.notFoundTitle}</EmptyState.Title>
+          <EmptyState.Description>{errorMessage(query.error)}</EmptyState.Description>
+          <EmptyState.Actions>
+            <BackToList mode={mode} />
+          </EmptyState.Actions>
+        </EmptyState>
+      </NodeScreen>
+    );
+  }
+
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: otaJobKeys.job(otaJobId) });
+  const fetching = query.isFetching || summary.isFetching;
+  const skeleton = (width: number) => <Skeleton h={14} w={width} />;
+  const cancelled = job ? cancelledAt(job) : undefined;
+  const cancellable = job !== undefined && canCancelJob(job.status);
+  // The summary endpoint is the fresher; the job carries one too, so the bar shows at once.
+  const progress = summary.data ?? job?.summary;
+
+  return (
+    <NodeScreen title={job ? job.ota_job_name : mode.detailsHeading}>
+      <Breadcrumbs>
+        <Anchor component={Link} to={mode.listPath} size="sm">
+          {job?.archived ? mode.archivedHeading : mode.heading}
+        </Anchor>
+        <Text size="sm">{otaJobId}</Text>
+      </Breadcrumbs>
+      {query.isError && (
+        <QueryErrorAlert
+          error={query.error}
+          retryLabel={OTA_LABELS.tryAgain}
+          onRetry={() => void query.refetch()}
+        />
+      )}
+      <Paper withBorder radius="lg" data-testid="job-fields">
+        <Group justify="space-between" align="center" p="md" pb="xs" gap="sm">
+          <Group gap="xs">
+            {job?.status === 'active' && (
+              <Tooltip label={OTA_LABELS.liveHint} withArrow>
+                <Badge variant="dot" color="green" tt="none" data-testid="job-live">
+                  {OTA_LABELS.live}
+                </Badge>
+              </Tooltip>
+            )}
+          </Group>
+          <Group gap="sm">
+            <Tooltip label={OTA_LABELS.refresh} withArrow>
+              <ActionIcon
+                variant="default"
+                size={36}
+                aria-label={OTA_LABELS.refresh}
+                onClick={refresh}
+                loading={fetching && !query.isPending}
+              >
+                <IconRefresh size={18} aria-hidden="true" />
+              </ActionIcon>
+            </Tooltip>
+            {canWrite && (
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconBan size={16} aria-hidden="true" />}
+                disabled={!cancellable}
+                onClick={() => setCancelling(true)}
+              >
+                {OTA_LABELS.cancelJob}
+              </Button>
+            )}
+          </Group>
+        </Group>
+        <FetchingBar active={fetching} label={OTA_LABELS.refresh} />
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md" p="md">
+          <Field label={OTA_LABELS.fieldName}>{job ? job.ota_job_name : skeleton(140)}</Field>
+          <Field label={OTA_LABELS.fieldId}>
+            <Text ff="monospace" fz="sm" style={{ wordBreak: 'break-all' }}>
+              {otaJobId}
+            </Text>
+          </Field>
+          <Field label={OTA_LABELS.fieldStatus}>
+            {job ? <JobStatusBadge status={job.status} /> : skeleton(70)}
+          </Field>
+          <Field label={OTA_LABELS.fieldImageId}>
+            {job ? (
+              <Anchor
+                component={Link}
+                to={mode.imageDetailsPath(job.ota_image_id)}
+                ff="monospace"
+                fz="sm"
+                data-testid="job-image-link"
+              >
+                {job.ota_image_id}
+              </Anchor>
+            ) : (
+              skeleton(120)
+            )}
+          </Field>
+          <Field label={OTA_LABELS.fieldTriggeredAt}>
+            {job ? date(job.triggered_timestamp) : skeleton(110)}
+          </Field>
+          {cancelled !== undefined && (
+            <Field label={OTA_LABELS.fieldCancelledAt}>
+              <Text fz="sm" data-testid="job-cancelled-at">
+                {date(cancelled)}
+              </Text>
+            </Field>
+          )}
+          <Field label={OTA_LABELS.fieldTotalCount}>{job ? job.total_count : skeleton(30)}</Field>
+          <Field label={OTA_LABELS.fieldCompletedCount}>
+            {job ? job.completed_count : skeleton(30)}
+          </Field>
+          <Field label={OTA_LABELS.fieldGroups} span>
+            {job ? (
+              <TargetList display={jobGroupsDisplay(job.groups)} testId="job-groups" />
+            ) : (
+              skeleton(200)
+            )}
+          </Field>
+          <Field label={OTA_LABELS.fieldNodes} span>
+            {job ? (
+              <TargetList display={jobNodesDisplay(job.nodes)} testId="job-target-nodes" />
+            ) : (
+              skeleton(200)
+            )}
+          </Field>
+        </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="lg" p="md">
+        {progress ? <JobProgressBar summary={progress} mode={mode} /> : <Skeleton h={60} />}
+      </Paper>
+      <JobNodesPanel otaJobId={otaJobId} mode={mode} />
+      {cancelling && job && (
+        <JobActionModal
+          action="cancel"
+          otaJobId={otaJobId}
+          jobName={job.ota_job_name}
+          onClose={() => setCancelling(false)}
+        />
+      )}
+    </NodeScreen>
+  );
+}

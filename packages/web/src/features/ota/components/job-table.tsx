@@ -1,0 +1,153 @@
+import type { OtaJob } from '@fleetdeck/contract';
+import { Anchor, Button, Skeleton, Table, Text, Tooltip } from '@mantine/core';
+import { Link } from 'react-router';
+import { OTA_LABELS } from '../labels';
+import { formatListDate } from '../model/job-dates';
+import { cancelledAt, jobRowAction } from '../model/job-display';
+import type { JobModeConfig } from '../model/job-mode';
+import type { JobAction } from './job-action-modal';
+import { JobStatusBadge } from './job-status-badge';
+
+function ActionCell({
+  job,
+  onAction,
+}: {
+  job: OtaJob;
+  onAction: (job: OtaJob, action: JobAction) => void;
+}) {
+  const action = jobRowAction(job.status);
+  if (action.kind === 'archive') {
+    return (
+      <Button size="xs" variant="light" onClick={() => onAction(job, 'archive')}>
+        {OTA_LABELS.archive}
+      </Button>
+    );
+  }
+  const button = (
+    <Button
+      size="xs"
+      variant="light"
+      color="red"
+      disabled={action.disabled}
+      onClick={() => onAction(job, 'cancel')}
+    >
+      {OTA_LABELS.cancelJob}
+    </Button>
+  );
+  if (!action.disabled) return button;
+  // A disabled button gets no pointer events; the wrapper carries the explanation.
+  return (
+    <Tooltip label={OTA_LABELS.cancelFinishedHint} withArrow>
+      <span style={{ display: 'inline-block' }}>{button}</span>
+    </Tooltip>
+  );
+}
+
+/**
+ * The job list (fleet-management §2, access §2): Job Name (links to the details), Total Count,
+ * Completed Count, Status, Triggered at, and Actions on the active list or Cancelled at on the
+ * archived one.
+ */
+export function JobTable({
+  jobs,
+  mode,
+  archived,
+  actions,
+  onAction,
+  skeletonRows,
+  stale,
+  emptyMessage,
+}: {
+  jobs: readonly OtaJob[] | undefined;
+  mode: JobModeConfig;
+  archived: boolean;
+  /** Whether the user may cancel and archive (ota.write). */
+  actions: boolean;
+  onAction: (job: OtaJob, action: JobAction) => void;
+  skeletonRows: number;
+  stale: boolean;
+  emptyMessage: string;
+}) {
+  const showActions = !archived && actions;
+  const columns = [
+    OTA_LABELS.columnJobName,
+    OTA_LABELS.columnTotalCount,
+    OTA_LABELS.columnCompletedCount,
+    OTA_LABELS.columnStatus,
+    OTA_LABELS.columnTriggeredAt,
+    ...(archived ? [OTA_LABELS.columnCancelledAt] : []),
+    ...(showActions ? [OTA_LABELS.columnActions] : []),
+  ];
+  const date = (seconds: number | undefined) =>
+    formatListDate(seconds, { utc: mode.utc }) ?? OTA_LABELS.none;
+
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table
+        verticalSpacing="sm"
+        highlightOnHover
+        data-testid="job-table"
+        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
+        aria-busy={jobs === undefined || stale}
+      >
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column, index) => (
+              <Table.Th key={column} ta={index === 1 || index === 2 ? 'right' : undefined}>
+                {column}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {jobs === undefined &&
+            Array.from({ length: skeletonRows }, (_, row) => (
+              <Table.Tr key={row}>
+                {columns.map((column) => (
+                  <Table.Td key={column}>
+                    <Skeleton height={14} radius="sm" />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          {jobs?.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length}>
+                <Text c="dimmed" ta="center" py="lg" data-testid="jobs-empty">
+                  {emptyMessage}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {jobs?.map((job) => (
+            <Table.Tr key={job.ota_job_id} data-job-id={job.ota_job_id}>
+              <Table.Td>
+                <Anchor component={Link} to={mode.detailsPath(job.ota_job_id)} fw={500}>
+                  {job.ota_job_name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {job.total_count}
+              </Table.Td>
+              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {job.completed_count}
+              </Table.Td>
+              <Table.Td>
+                <JobStatusBadge status={job.status} />
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(job.triggered_timestamp)}</Table.Td>
+              {archived && (
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(cancelledAt(job))}</Table.Td>
+              )}
+              {showActions && (
+                <Table.Td>
+                  <ActionCell job={job} onAction={onAction} />
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
