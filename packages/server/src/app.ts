@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -22,6 +23,17 @@ import { nodeRoutes } from './http/routes/node.routes.js';
 import { systemRoutes } from './http/routes/system.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
 import { registerWebApp } from './http/web-app.js';
+import { blobRoutes } from './http/routes/blob.routes.js';
+import { firmwareRoutes } from './http/routes/firmware.routes.js';
+import { otaRoutes } from './http/routes/ota.routes.js';
+import { getOrCreateSecret } from './repositories/secret.repository.js';
+import { ImageSigner } from './services/firmware/image-signer.js';
+import { ImageService } from './services/firmware/image.service.js';
+import { OtaJobService } from './services/ota/ota-job.service.js';
+import { RolloutEngine } from './services/ota/rollout-engine.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { LocalBlobStore } from './storage/local-blob-store.js';
+import { UrlSigner } from './storage/signed-url.js';
 import type { Logger } from './logger.js';
 import {
   AuthService,
@@ -45,6 +57,13 @@ export interface Services {
   /** What the device gateway calls (batched, coalesced writes). */
   ingest: NodeIngestService;
   groups: GroupService;
+  /** Firmware files (local disk) and the signer of their URLs. */
+  blobStore: BlobStore;
+  urlSigner: UrlSigner;
+  images: ImageService;
+  otaJobs: OtaJobService;
+  /** Sends OTA offers once the device gateway is attached (main does it after start-up). */
+  rollout: RolloutEngine;
 }
 
 /** Builds the services over an open, migrated database. */
@@ -63,6 +82,24 @@ export async function createServices(
   const nodes = new NodeService(database.db);
   const nodeEvents = new NodeEvents();
   const ingest = new NodeIngestService(database.db, nodes, nodeEvents, logger);
+  const urlKey = await getOrCreateSecret(
+    database.db,
+    'blob_url_key',
+    () => Promise.resolve(randomBytes(32).toString('base64')),
+    Math.floor(Date.now() / 1000),
+  );
+  const urlSigner = new UrlSigner(Buffer.from(urlKey, 'base64'));
+  const blobStore = new LocalBlobStore(config.dataDir, config.publicUrl, urlSigner);
+  const images = new ImageService(
+    database.db,
+    blobStore,
+    await ImageSigner.create(database.db),
+    config.otaImageMaxBytes,
+  );
+  const otaJobs = new OtaJobService(database.db);
+  const rollout = new RolloutEngine(database.db, images, nodeEvents, logger);
+  otaJobs.setListener(rollout);
+  ingest.onOtaFetch((nodeId, payload) => rollout.otaFetch(nodeId, payload));
   return {
     tokens,
     auth,
@@ -71,6 +108,11 @@ export async function createServices(
     nodeEvents,
     ingest,
     groups: new GroupService(database.db),
+    blobStore,
+    urlSigner,
+    images,
+    otaJobs,
+    rollout,
   };
 }
 
@@ -179,6 +221,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     events: services.nodeEvents,
   });
   await app.register(groupRoutes, { auth: services.auth, groups: services.groups });
+  await app.register(firmwareRoutes, { auth: services.auth, images: services.images });
+  await app.register(otaRoutes, { auth: services.auth, jobs: services.otaJobs });
+  await app.register(blobRoutes, {
+    store: services.blobStore,
+    signer: services.urlSigner,
+    images: services.images,
+  });
   await registerWebApp(app, config.webDistDir);
   return app;
 }

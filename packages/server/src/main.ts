@@ -68,6 +68,7 @@ function installShutdown(
     deadline.unref();
     void (async () => {
       await running.app?.close();
+      await running.services?.rollout.stop();
       await running.broker?.close();
       await running.services?.ingest.flush();
       await running.database?.close();
@@ -143,6 +144,15 @@ async function main(): Promise<void> {
       fail(`MQTT broker: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+
+  if (broker) await services.rollout.attachGateway(broker);
+  // Upload URLs that never became images are removed with their files.
+  const uploadPurge = setInterval(() => {
+    services.images
+      .purgeStaleUploads()
+      .catch((error: unknown) => logger.error({ err: error }, 'upload purge failed'));
+  }, 15 * 60_000);
+  uploadPurge.unref();
 
   const startup = { done: false };
   const app = await buildApp({ config, database, services, logger, startup });

@@ -43,6 +43,7 @@ const EnvSchema = z.object({
     .max(24 * 3600)
     .default(SESSION_TIMEOUT_SECONDS),
   WEB_DIST_DIR: optionalText,
+  OTA_IMAGE_MAX_MB: z.coerce.number().int().min(1).max(2048).default(32),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -68,6 +69,8 @@ export interface AppConfig {
   accessTokenTtlSeconds: number;
   webDistDir: string;
   trustProxy: boolean;
+  /** The largest firmware image (or package) accepted, in bytes. */
+  otaImageMaxBytes: number;
 }
 
 /** A configuration error listing every bad variable. */
@@ -109,5 +112,6 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
     trustProxy: e.TRUST_PROXY,
+    otaImageMaxBytes: e.OTA_IMAGE_MAX_MB * 1024 * 1024,
   };
 }

@@ -9,6 +9,7 @@ import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-nodes.js';
 import * as m0003 from './migrations/0003-broker-credentials.js';
 import * as m0004 from './migrations/0004-groups.js';
+import * as m0005 from './migrations/0005-ota.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-nodes': m0002,
   '0003-broker-credentials': m0003,
   '0004-groups': m0004,
+  '0005-ota': m0005,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

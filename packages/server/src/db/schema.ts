@@ -135,6 +135,78 @@ export interface NodeGroupMembersTable {
   source: 'filter' | 'manual';
 }
 
+export interface OtaImagesTable {
+  ota_image_id: string;
+  image_name: string;
+  type: string;
+  model: string;
+  fw_version: string;
+  fault_id: string | null;
+  file_name: string;
+  blob_key: string;
+  file_size: number;
+  file_md5: string;
+  file_sha256: string;
+  signature: string;
+  is_package: DbBool;
+  archived: DbBool;
+  uploaded_by: string | null;
+  upload_timestamp: EpochSeconds;
+}
+
+/** A signed upload URL handed out and, once the PUT completed, the size of what arrived. */
+export interface OtaUploadsTable {
+  file_path: string;
+  file_name: string;
+  blob_key: string;
+  user_id: string;
+  file_size: number | null;
+  created_at: EpochSeconds;
+  completed_at: EpochSeconds | null;
+}
+
+export interface OtaJobsTable {
+  ota_job_id: string;
+  ota_job_name: string;
+  ota_image_id: string;
+  description: string;
+  status: 'active' | 'finished' | 'cancelled';
+  force_push: DbBool;
+  /** JSON array of group ids as requested. */
+  groups: string;
+  /** JSON array of node ids as requested. */
+  nodes: string;
+  total_count: number;
+  archived: DbBool;
+  created_by: string | null;
+  request_key: string | null;
+  triggered_timestamp: EpochSeconds;
+  cancelled_timestamp: EpochSeconds | null;
+  finished_timestamp: EpochSeconds | null;
+}
+
+export interface OtaExecutionsTable {
+  ota_job_id: string;
+  node_id: string;
+  status: string;
+  additional_info: string;
+  status_timestamp: EpochSeconds;
+  ts_source: string;
+  offered_at: EpochSeconds | null;
+  offer_count: number;
+}
+
+export interface OtaExecutionHistoryTable {
+  ota_job_id: string;
+  node_id: string;
+  entry_key: string;
+  status: string;
+  additional_info: string;
+  timestamp: EpochSeconds;
+  ts_source: string;
+  received_at: EpochSeconds;
+}
+
 /** Every table Kysely knows about. */
 export interface Database {
   users: UsersTable;
@@ -151,4 +223,9 @@ export interface Database {
   node_counters: NodeCountersTable;
   node_groups: NodeGroupsTable;
   node_group_members: NodeGroupMembersTable;
+  ota_images: OtaImagesTable;
+  ota_uploads: OtaUploadsTable;
+  ota_jobs: OtaJobsTable;
+  ota_executions: OtaExecutionsTable;
+  ota_execution_history: OtaExecutionHistoryTable;
 }

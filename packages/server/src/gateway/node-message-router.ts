@@ -1,6 +1,8 @@
 import {
   AlertPayloadSchema,
   NodeConfigPayloadSchema,
+  OtaFetchPayloadSchema,
+  OtaStatusPayloadSchema,
   ParamsPayloadSchema,
   UserMappingPayloadSchema,
 } from '@fleetdeck/contract';
@@ -79,6 +81,19 @@ export function routeNodeMessage(
         if (!parsed.ok) return drop(parsed.reason);
         if (parsed.value.node_id !== nodeId) return drop('node_id differs from the topic');
         port.nodeUserMapping(nodeId, parsed.value, at);
+        return 'ingested';
+      }
+      case 'otafetch': {
+        const parsed = parsePayload(OtaFetchPayloadSchema, payload);
+        if (!parsed.ok) return drop(parsed.reason);
+        if (parsed.value.node_id !== nodeId) return drop('node_id differs from the topic');
+        port.nodeOtaFetch(nodeId, parsed.value, at);
+        return 'ingested';
+      }
+      case 'otastatus': {
+        const parsed = parsePayload(OtaStatusPayloadSchema, payload);
+        if (!parsed.ok) return drop(parsed.reason);
+        port.nodeOtaStatus(nodeId, parsed.value, at);
         return 'ingested';
       }
       default:

@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import type {
   AlertPayload,
   NodeConfigPayload,
+  OtaFetchPayload,
+  OtaStatusPayload,
   ParamsPayload,
   UserMappingPayload,
 } from '@fleetdeck/contract';
@@ -14,7 +16,9 @@ export type PortCall =
   | { kind: 'config'; nodeId: string; config: NodeConfigPayload; at: number }
   | { kind: 'params'; nodeId: string; params: ParamsPayload; init: boolean; at: number }
   | { kind: 'alert'; nodeId: string; alert: AlertPayload; at: number }
-  | { kind: 'mapping'; nodeId: string; mapping: UserMappingPayload; at: number };
+  | { kind: 'mapping'; nodeId: string; mapping: UserMappingPayload; at: number }
+  | { kind: 'otafetch'; nodeId: string; fetch: OtaFetchPayload; at: number }
+  | { kind: 'otastatus'; nodeId: string; status: OtaStatusPayload; at: number };
 
 type CallOf<K extends PortCall['kind']> = Extract<PortCall, { kind: K }>;
 
@@ -63,6 +67,14 @@ export class RecordingNodePort implements NodeGatewayPort {
 
   nodeUserMapping(nodeId: string, mapping: UserMappingPayload, at: number): void {
     this.record({ kind: 'mapping', nodeId, mapping, at });
+  }
+
+  nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void {
+    this.record({ kind: 'otafetch', nodeId, fetch, at });
+  }
+
+  nodeOtaStatus(nodeId: string, status: OtaStatusPayload, at: number): void {
+    this.record({ kind: 'otastatus', nodeId, status, at });
   }
 
   async whenDurable(): Promise<void> {}

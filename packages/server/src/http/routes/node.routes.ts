@@ -183,7 +183,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
     '/v1/events',
     {
       preHandler: requireAuth(auth, 'nodes.read'),
-      schema: { tags: ['nodes'], summary: 'Server-sent events: node.connectivity' },
+      schema: { tags: ['nodes'], summary: 'Server-sent events: node.connectivity and ota.job' },
     },
     (request, reply) => {
       reply.hijack();
@@ -198,7 +198,14 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
       const send = (event: NodeConnectivityEvent) => {
         res.write(`event: node.connectivity\ndata: ${JSON.stringify(event)}\n\n`);
       };
-      const unsubscribe = events.onConnectivity(send);
+      const unsubscribeConnectivity = events.onConnectivity(send);
+      const unsubscribeOta = events.onOtaJob((event) => {
+        res.write(`event: ota.job\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      const unsubscribe = () => {
+        unsubscribeConnectivity();
+        unsubscribeOta();
+      };
       const ping = setInterval(() => res.write(': ping\n\n'), SSE_PING_MS);
       const stream = { end: () => res.end() };
       streams.add(stream);

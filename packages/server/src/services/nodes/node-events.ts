@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { NodeConnectivityEvent } from '@fleetdeck/contract';
+import type { NodeConnectivityEvent, OtaJobEvent } from '@fleetdeck/contract';
 
 /**
  * In-process fan-out of node events to dashboards (SSE). Emitted only after the change is
@@ -22,5 +22,16 @@ export class NodeEvents {
   onConnectivity(listener: (event: NodeConnectivityEvent) => void): () => void {
     this.emitter.on('connectivity', listener);
     return () => this.emitter.off('connectivity', listener);
+  }
+
+  /** Publishes that a job or its executions changed (at most once per ingest batch and job). */
+  emitOtaJob(event: OtaJobEvent): void {
+    this.emitter.emit('ota-job', event);
+  }
+
+  /** Subscribes to job changes; returns the unsubscribe function. */
+  onOtaJob(listener: (event: OtaJobEvent) => void): () => void {
+    this.emitter.on('ota-job', listener);
+    return () => this.emitter.off('ota-job', listener);
   }
 }

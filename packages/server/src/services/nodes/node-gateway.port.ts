@@ -1,6 +1,8 @@
 import type {
   AlertPayload,
   NodeConfigPayload,
+  OtaFetchPayload,
+  OtaStatusPayload,
   ParamsPayload,
   UserMappingPayload,
 } from '@fleetdeck/contract';
@@ -37,6 +39,12 @@ export interface NodeGatewayPort {
 
   /** `user/mapping` arrived: the node confirms (or resets) a user association. */
   nodeUserMapping(nodeId: string, mapping: UserMappingPayload, at: number): void;
+
+  /** `otafetch` arrived: the node asks whether an update waits for it. */
+  nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void;
+
+  /** `otastatus` arrived: progress or the verdict of an update (batched like the rest). */
+  nodeOtaStatus(nodeId: string, status: OtaStatusPayload, at: number): void;
 
   /**
    * Resolves once everything accepted so far is committed, riding on the next scheduled batch

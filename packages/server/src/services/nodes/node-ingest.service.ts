@@ -3,6 +3,8 @@ import {
   NODE_TYPES,
   type AlertPayload,
   type NodeConfigPayload,
+  type OtaFetchPayload,
+  type OtaStatusPayload,
   type ParamsPayload,
   type UserMappingPayload,
 } from '@fleetdeck/contract';
@@ -23,6 +25,7 @@ import { hashNodeSecret } from './node-credentials.js';
 import type { NodeEvents } from './node-events.js';
 import type { NodeGatewayPort } from './node-gateway.port.js';
 import type { NodeService } from './node.service.js';
+import { applyOtaReports, type OtaStatusReport } from '../ota/ota-status.apply.js';
 
 interface PendingConnectivity {
   connected: boolean;
@@ -71,6 +74,8 @@ export class NodeIngestService implements NodeGatewayPort {
   private pending = new Map<string, PendingNode>();
   private alerts: Array<{ nodeId: string; payload: AlertPayload; at: number }> = [];
   private mappings: Array<{ nodeId: string; payload: UserMappingPayload; at: number }> = [];
+  private otaReports: OtaStatusReport[] = [];
+  private otaFetchListener: ((nodeId: string, payload: OtaFetchPayload) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Callers of whenDurable waiting for the batch that will contain their messages. */
   private waiters: Array<() => void> = [];
@@ -128,6 +133,23 @@ export class NodeIngestService implements NodeGatewayPort {
   nodeUserMapping(nodeId: string, mapping: UserMappingPayload, at: number): void {
     this.entry(nodeId, at);
     this.mappings.push({ nodeId, payload: mapping, at });
+    this.schedule();
+  }
+
+  /** Hands `otafetch` requests to the rollout engine (they need an answer, not a write). */
+  onOtaFetch(listener: (nodeId: string, payload: OtaFetchPayload) => void): void {
+    this.otaFetchListener = listener;
+  }
+
+  nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void {
+    this.entry(nodeId, at);
+    this.schedule();
+    this.otaFetchListener?.(nodeId, fetch);
+  }
+
+  nodeOtaStatus(nodeId: string, status: OtaStatusPayload, at: number): void {
+    this.entry(nodeId, at);
+    this.otaReports.push({ nodeId, payload: status, at });
     this.schedule();
   }
 
@@ -201,7 +223,12 @@ export class NodeIngestService implements NodeGatewayPort {
   }
 
   private hasPending(): boolean {
-    return this.pending.size > 0 || this.alerts.length > 0 || this.mappings.length > 0;
+    return (
+      this.pending.size > 0 ||
+      this.alerts.length > 0 ||
+      this.mappings.length > 0 ||
+      this.otaReports.length > 0
+    );
   }
 
   private async writeBatch(): Promise<void> {
@@ -209,24 +236,35 @@ export class NodeIngestService implements NodeGatewayPort {
     const batch = this.pending;
     const alerts = this.alerts;
     const mappings = this.mappings;
+    const otaReports = this.otaReports;
     const waiters = this.waiters;
     this.pending = new Map();
     this.alerts = [];
     this.mappings = [];
+    this.otaReports = [];
     this.waiters = [];
     this.writing = true;
     try {
-      const changes = await this.db
-        .transaction()
-        .execute((trx) => this.apply(trx, batch, alerts, mappings));
+      const { changes, ota } = await this.db.transaction().execute(async (trx) => ({
+        changes: await this.apply(trx, batch, alerts, mappings),
+        ota: otaReports.length > 0 ? await applyOtaReports(trx, otaReports) : undefined,
+      }));
       for (const resolve of waiters) resolve();
       for (const change of changes) {
         this.events.emitConnectivity({ type: 'node.connectivity', ...change });
       }
+      const finished = new Set(ota?.finishedJobs);
+      for (const jobId of ota?.changedJobs ?? [])
+        this.events.emitOtaJob({
+          type: 'ota.job',
+          ota_job_id: jobId,
+          status: finished.has(jobId) ? 'finished' : 'active',
+        });
     } catch (error) {
       // Nothing is lost and nobody is told "durable": the batch and its waiters go back in line.
       this.logger.error({ err: error, nodes: batch.size }, 'node ingest batch failed; retrying');
       this.requeue(batch, alerts, mappings);
+      this.otaReports = [...otaReports, ...this.otaReports];
       this.waiters = [...waiters, ...this.waiters];
       setTimeout(() => void this.flush(), 1000).unref();
     } finally {

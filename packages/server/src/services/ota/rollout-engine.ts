@@ -1,0 +1,182 @@
+import type { OtaFetchPayload, OtaJobStatus, OtaUrlPayload } from '@fleetdeck/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { NodeGateway } from '../../gateway/node-gateway.js';
+import type { Logger } from '../../logger.js';
+import {
+  findJob,
+  markOffered,
+  onlineUnofferedNodes,
+  pendingOfferForNode,
+} from '../../repositories/ota-job.repository.js';
+import type { ImageService } from '../firmware/image.service.js';
+import type { NodeEvents } from '../nodes/node-events.js';
+import type { JobLifecycleListener } from './ota-job.service.js';
+
+/** Offers are published and recorded this many nodes at a time. */
+const DISPATCH_BATCH = 500;
+
+type PendingOffer = NonNullable<Awaited<ReturnType<typeof pendingOfferForNode>>>;
+
+/**
+ * The rollout engine (ARCHITECTURE §6): it sends `otaurl` offers. A force-pushed job is offered at
+ * once to its online targets; every node is also offered its newest pending job when it connects
+ * or asks with `otafetch`. An offer is recorded (`triggered`) before it is published, so a crash
+ * between the two leaves the node to be offered again, never forgotten. Cancel stops offers at
+ * once: dispatch loops check between batches, and every offer query requires an active job.
+ */
+export class RolloutEngine implements JobLifecycleListener {
+  private gateway: NodeGateway | undefined;
+  private readonly dispatching = new Map<string, Promise<void>>();
+  private readonly cancelled = new Set<string>();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly images: ImageService,
+    private readonly events: NodeEvents,
+    private readonly logger: Logger,
+  ) {
+    events.onConnectivity((event) => {
+      if (event.connected) this.offerPending(event.node_id);
+    });
+  }
+
+  /** Starts offering through `gateway`, resuming force pushes of jobs still active. */
+  async attachGateway(gateway: NodeGateway): Promise<void> {
+    this.gateway = gateway;
+    const active = await this.db
+      .selectFrom('ota_jobs')
+      .select('ota_job_id')
+      .where('status', '=', 'active')
+      .where('force_push', '=', 1)
+      .execute();
+    for (const job of active) this.dispatch(job.ota_job_id);
+  }
+
+  /** Stops dispatching (shutdown); waits for batches under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.dispatching.values()]);
+  }
+
+  jobCreated(otaJobId: string, forcePush: boolean): void {
+    this.emit(otaJobId, 'active');
+    if (forcePush) this.dispatch(otaJobId);
+  }
+
+  jobCancelled(otaJobId: string): void {
+    this.cancelled.add(otaJobId);
+    this.emit(otaJobId, 'cancelled');
+  }
+
+  /** The node asked for an update (`otafetch`). */
+  otaFetch(nodeId: string, payload: OtaFetchPayload): void {
+    this.logger.debug({ nodeId, fwVersion: payload.fw_version }, 'otafetch');
+    this.offerPending(nodeId);
+  }
+
+  /** Offers the node its newest pending job, if any. Never throws. */
+  offerPending(nodeId: string): void {
+    if (!this.gateway || this.stopped) return;
+    void (async () => {
+      const offer = await pendingOfferForNode(this.db, nodeId);
+      if (!offer || this.cancelled.has(offer.ota_job_id)) return;
+      await this.db
+        .transaction()
+        .execute((trx) => markOffered(trx, offer.ota_job_id, [nodeId], nowSeconds()));
+      await this.publish(nodeId, this.payloadOf(offer));
+      this.emit(offer.ota_job_id, 'active');
+    })().catch((error: unknown) => this.logger.error({ err: error, nodeId }, 'OTA offer failed'));
+  }
+
+  /** Offers a force-pushed job to its online targets, batch by batch, until none is left. */
+  dispatch(otaJobId: string): void {
+    if (this.dispatching.has(otaJobId) || !this.gateway) return;
+    const run = this.dispatchJob(otaJobId)
+      .catch((error: unknown) => this.logger.error({ err: error, otaJobId }, 'OTA dispatch failed'))
+      .finally(() => this.dispatching.delete(otaJobId));
+    this.dispatching.set(otaJobId, run);
+  }
+
+  /** Resolves when every dispatch under way has finished (tests). */
+  async idle(): Promise<void> {
+    while (this.dispatching.size > 0) await Promise.allSettled([...this.dispatching.values()]);
+  }
+
+  private async dispatchJob(otaJobId: string): Promise<void> {
+    let after = '';
+    let payload: OtaUrlPayload | undefined;
+    for (;;) {
+      if (this.stopped || this.cancelled.has(otaJobId)) return;
+      const job = await findJob(this.db, otaJobId);
+      if (!job || job.status !== 'active') return;
+      const nodeIds = await onlineUnofferedNodes(this.db, otaJobId, after, DISPATCH_BATCH);
+      if (nodeIds.length === 0) return;
+      payload ??= await this.payloadForJob(otaJobId);
+      if (!payload) return;
+      await this.db
+        .transaction()
+        .execute((trx) => markOffered(trx, otaJobId, nodeIds, nowSeconds()));
+      const message = payload;
+      await Promise.all(nodeIds.map((nodeId) => this.publish(nodeId, message)));
+      this.emit(otaJobId, 'active');
+      after = nodeIds[nodeIds.length - 1] ?? after;
+    }
+  }
+
+  private async payloadForJob(otaJobId: string): Promise<OtaUrlPayload | undefined> {
+    const row = await this.db
+      .selectFrom('ota_jobs')
+      .innerJoin('ota_images', 'ota_images.ota_image_id', 'ota_jobs.ota_image_id')
+      .select([
+        'ota_jobs.ota_job_id',
+        'ota_images.ota_image_id',
+        'ota_images.fw_version',
+        'ota_images.type',
+        'ota_images.model',
+        'ota_images.file_size',
+        'ota_images.file_md5',
+        'ota_images.file_sha256',
+        'ota_images.signature',
+        'ota_images.blob_key',
+        'ota_images.file_name',
+      ])
+      .where('ota_jobs.ota_job_id', '=', otaJobId)
+      .executeTakeFirst();
+    return row ? this.payloadOf(row) : undefined;
+  }
+
+  private payloadOf(offer: PendingOffer): OtaUrlPayload {
+    return {
+      ota_job_id: offer.ota_job_id,
+      ota_image_id: offer.ota_image_id,
+      url: this.images.downloadUrl(offer),
+      fw_version: offer.fw_version,
+      type: offer.type,
+      model: offer.model,
+      file_size: Number(offer.file_size),
+      file_md5: offer.file_md5,
+      sha256: offer.file_sha256,
+      signature: offer.signature,
+    };
+  }
+
+  private async publish(nodeId: string, payload: OtaUrlPayload): Promise<void> {
+    try {
+      await this.gateway?.publishToNode(nodeId, 'otaurl', payload);
+    } catch (error) {
+      // The offer stays recorded as triggered; the node gets it again at its next connect.
+      this.logger.warn(
+        { err: error, nodeId, otaJobId: payload.ota_job_id },
+        'otaurl publish failed',
+      );
+    }
+  }
+
+  private emit(otaJobId: string, status: OtaJobStatus): void {
+    this.events.emitOtaJob({ type: 'ota.job', ota_job_id: otaJobId, status });
+  }
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
