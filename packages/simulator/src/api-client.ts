@@ -4,7 +4,9 @@ import {
   CurrentUserSchema,
   FailureBodySchema,
   LoginResponseSchema,
+  OTA_PATHS,
   RegisterNodesResponseSchema,
+  SigningKeySchema,
   UserNodeMappingResponseSchema,
   UserNodeMappingStatusSchema,
   type NodeRegistration,
@@ -173,6 +175,11 @@ export class ApiSession {
       nodes,
     });
     return answer.nodes;
+  }
+
+  /** GET /v1/otaimage/signing_key: the install's Ed25519 key that signs OTA image manifests. */
+  async signingKey(): Promise<z.output<typeof SigningKeySchema>> {
+    return this.call('GET', OTA_PATHS.signingKey, SigningKeySchema);
   }
 
   /** POST /v1/admin/user2: creates an account; returns its user id. */

@@ -157,6 +157,8 @@ export class FakeServer {
   readonly calls: string[] = [];
   /** Paths (`METHOD /path`) that answer 404, as on a server that lacks them. */
   readonly missing = new Set<string>();
+  /** The SPKI PEM `GET /v1/otaimage/signing_key` answers with (404 while unset). */
+  signingKeyPem: string | undefined;
 
   constructor(
     readonly broker: FakeBroker,
@@ -254,6 +256,11 @@ export class FakeServer {
       };
       this.users.set(user.userName, user);
       return json(201, { status: 'success', description: 'User created', user_id: user.userId });
+    }
+    if (key === 'GET /v1/otaimage/signing_key') {
+      if (!caller.superAdmin) return json(403, failure('Forbidden'));
+      if (!this.signingKeyPem) return json(404, failure('Not found'));
+      return json(200, { algorithm: 'Ed25519', public_key: this.signingKeyPem });
     }
     if (key === 'GET /v1/user') {
       return json(200, { user_id: caller.userId, user_name: caller.userName });

@@ -151,7 +151,7 @@ describe('a simulated fleet', () => {
     expect(report?.suffix).toBe('params/local');
     expect(JSON.parse(report?.payload ?? '')).toEqual({ 'Air Conditioner': { Setpoint: 18 } });
     expect(f.node(ac)?.params?.['Air Conditioner']?.Setpoint).toBe(18);
-    // OTA offers are accepted and ignored for now.
+    // Without OTA settings, offers are only counted.
     broker.deliver(`node/${ac}/otaurl`, { ota_job_id: 'j1', url: 'http://x', file_size: 1 });
     expect(f.stats().otaOffers).toBe(1);
   });

@@ -4,6 +4,7 @@ import {
   parseNodeTopic,
   ParamsPayloadSchema,
   type IngestSuffix,
+  type OtaStatusPayload,
 } from '@fleetdeck/contract';
 import {
   ApiClient,
@@ -36,7 +37,15 @@ import {
   publishTopic,
   userMappingPayload,
 } from './payloads.js';
-import { deriveSeed, Rng } from './prng.js';
+import { parseSigningKey } from './ota/image-verifier.js';
+import {
+  OtaAgent,
+  otaSettings,
+  type OtaDevice,
+  type OtaOptions,
+  type OtaSlot,
+} from './ota/ota-agent.js';
+import { deriveSeed, Rng, stableRoll } from './prng.js';
 import { TimerQueue } from './timer-queue.js';
 
 /** How to run a fleet. Only the first four are required; the rest have realistic defaults. */
@@ -81,6 +90,11 @@ export interface FleetOptions {
   linkFactory?: NodeLinkFactory;
   /** HTTP `fetch` (tests inject a fake). Default: global fetch. */
   fetch?: FetchLike;
+  /**
+   * Nodes answer OTA offers like firmware (see ota/ota-agent.ts). Without it, offers are only
+   * counted. Without `ota.publicKey`, the key is fetched once at start with the admin credentials.
+   */
+  ota?: OtaOptions | undefined;
 }
 
 /** Counters for status lines and tests. */
@@ -104,6 +118,10 @@ export interface FleetStats {
   /** Remote param writes applied. */
   remoteWrites: number;
   otaOffers: number;
+  /** `otastatus` reports sent with a final status (success counts once, after the reboot). */
+  otaSucceeded: number;
+  otaFailed: number;
+  otaRejected: number;
   claimCandidates: number;
   claimed: number;
   claimFailures: number;
@@ -119,6 +137,9 @@ export interface SimulatedNodeView {
   claimCandidate: boolean;
   claimedBy: string | undefined;
   params: ParamsDocument | undefined;
+  fwVersion: string;
+  /** The OTA job the node is updating to (or rebooting into), if any. */
+  otaJob: string | undefined;
 }
 
 /** A fleet cannot start; the message is one line meant for the operator. */
@@ -148,6 +169,8 @@ interface SimNode {
   dropping: boolean;
   claiming: boolean;
   claimAttempts: number;
+  /** Allocated only when an OTA offer is taken up; kept across the reboot (firmware's NVS). */
+  ota: OtaSlot | undefined;
 }
 
 interface EndUser {
@@ -164,6 +187,8 @@ const CLAIM_MAX_ATTEMPTS = 3;
 const CLAIM_RETRY_MS = 30_000;
 const PUBACK_TIMEOUT_MS = 30_000;
 const RUNTIME_STREAM = 0xf1ee7;
+const OTA_REBOOT_DELAY_MS = [2_000, 5_000] as const;
+const OTA_REBOOT_FLUSH_MS = 50;
 const PARAMS_STREAM = 0x9a7a;
 
 /**
@@ -173,10 +198,11 @@ const PARAMS_STREAM = 0x9a7a;
  * `stop()`; read `stats()` and `node()` from tests.
  */
 export class Fleet {
-  private readonly options: Required<Omit<FleetOptions, 'admin' | 'statePath' | 'fetch'>> &
-    Pick<FleetOptions, 'admin' | 'statePath'>;
+  private readonly options: Required<Omit<FleetOptions, 'admin' | 'statePath' | 'fetch' | 'ota'>> &
+    Pick<FleetOptions, 'admin' | 'statePath' | 'ota'>;
   private readonly api: ApiClient;
   private readonly rng: Rng;
+  private otaAgent: OtaAgent | undefined;
   private state: FleetState | undefined;
   private nodes: SimNode[] = [];
   private readonly byId = new Map<string, SimNode>();
@@ -213,6 +239,9 @@ export class Fleet {
     flaps: 0,
     remoteWrites: 0,
     otaOffers: 0,
+    otaSucceeded: 0,
+    otaFailed: 0,
+    otaRejected: 0,
     claimCandidates: 0,
     claimed: 0,
     claimFailures: 0,
@@ -292,6 +321,8 @@ export class Fleet {
       claimCandidate: node.claimCandidate,
       claimedBy: node.record.claimed_by,
       params: node.params,
+      fwVersion: node.record.fw_version,
+      otaJob: node.ota?.jobId,
     };
   }
 
@@ -379,13 +410,34 @@ export class Fleet {
         dropping: false,
         claiming: false,
         claimAttempts: 0,
+        ota: undefined,
       };
       this.byId.set(record.node_id, node);
       return node;
     });
     this.counters.claimCandidates = this.nodes.filter((node) => node.claimCandidate).length;
     this.counters.claimed = this.nodes.filter((node) => node.record.claimed_by).length;
+    if (!this.stopping) admin = await this.prepareOta(admin);
     if (!this.stopping) await this.prepareEndUsers(admin);
+  }
+
+  /** Sets up the OTA agent with the install's key (given, or fetched once like baked-in firmware). */
+  private async prepareOta(admin: ApiSession | undefined): Promise<ApiSession | undefined> {
+    const ota = this.options.ota;
+    if (!ota) return admin;
+    try {
+      let key = ota.publicKey;
+      if (key === undefined) {
+        admin ??= await this.adminSession("OTA needs the install's signing key");
+        key = (await admin.signingKey()).public_key;
+      }
+      this.otaAgent = new OtaAgent(otaSettings(ota, parseSigningKey(key), this.options.seed));
+    } catch (error) {
+      const reason = this.setupError(error).message;
+      if (ota.whenKeyUnavailable !== 'skip') throw new FleetSetupError(reason);
+      this.log(`OTA skipped (${reason}): offers are counted but not answered.`);
+    }
+    return admin;
   }
 
   private async adminSession(why: string): Promise<ApiSession> {
@@ -675,6 +727,7 @@ export class Fleet {
       NODE_SUBSCRIPTIONS.map((suffix) => nodeTopic(id, suffix)),
       (error) => {
         if (error) this.fail(`subscribe ${id}: ${error.message}`);
+        else if (this.isCurrent(node, session)) this.otaAfterBoot(node);
       },
     );
     this.scheduleChange(node, now);
@@ -694,7 +747,10 @@ export class Fleet {
     node.dropping = false;
     let delay: number;
     if (wasDropped) {
-      const [min, max] = this.options.flapDowntimeMs;
+      const [min, max] =
+        node.ota?.phase === 'rebooting'
+          ? (this.options.ota?.rebootDelayMs ?? OTA_REBOOT_DELAY_MS)
+          : this.options.flapDowntimeMs;
       delay = this.rng.float(min, max);
     } else {
       node.attempts++;
@@ -735,7 +791,8 @@ export class Fleet {
     const parsed = parseNodeTopic(topic);
     if (!parsed || parsed.nodeId !== node.record.node_id) return;
     if (parsed.suffix === 'otaurl') {
-      this.counters.otaOffers++; // OTA arrives later; offers are only counted for now.
+      this.counters.otaOffers++;
+      this.otaAgent?.offer(this.otaDevice(node), payload);
       return;
     }
     if (parsed.suffix !== 'params/remote' || !node.params) return;
@@ -786,6 +843,65 @@ export class Fleet {
         }
       });
     });
+  }
+
+  // ---------------------------------------------------------------- OTA
+
+  /** Once subscribed after a connect: report a finished update, then ask for one (as at boot). */
+  private otaAfterBoot(node: SimNode): void {
+    const agent = this.otaAgent;
+    if (!agent) return;
+    if (node.ota) agent.booted(this.otaDevice(node));
+    const share = this.options.ota?.fetchShare ?? 1;
+    if (!node.ota && stableRoll(node.record.node_id, 'otafetch') < share) {
+      this.publish(node, 'otafetch', {
+        node_id: node.record.node_id,
+        fw_version: node.record.fw_version,
+      });
+    }
+  }
+
+  /** The agent's view of a node; made per message, so idle nodes carry nothing. */
+  private otaDevice(node: SimNode): OtaDevice {
+    const record = node.record;
+    return {
+      nodeId: record.node_id,
+      index: node.index,
+      type: record.type,
+      model: record.model,
+      get fwVersion() {
+        return record.fw_version;
+      },
+      get slot() {
+        return node.ota;
+      },
+      set slot(slot) {
+        node.ota = slot;
+      },
+      report: (status) => this.reportOta(node, status),
+      reboot: (fwVersion) => this.rebootNode(node, fwVersion),
+    };
+  }
+
+  private reportOta(node: SimNode, status: OtaStatusPayload): void {
+    if (status.status === 'success') this.counters.otaSucceeded++;
+    else if (status.status === 'failed') this.counters.otaFailed++;
+    else if (status.status === 'rejected') this.counters.otaRejected++;
+    this.publish(node, 'otastatus', status);
+  }
+
+  /** The new image is in flash: restart without DISCONNECT (the will fires) and boot it. */
+  private rebootNode(node: SimNode, fwVersion: string): void {
+    node.record.fw_version = fwVersion;
+    this.stateDirty = true;
+    // An offline node boots the new image whenever it next connects.
+    if (node.status !== 'online' || !node.link) return;
+    const link = node.link;
+    node.dropping = true;
+    // Let the "Rebooting" status reach the broker before the socket goes, as firmware waits too.
+    setTimeout(() => {
+      if (node.link === link) link.drop();
+    }, OTA_REBOOT_FLUSH_MS);
   }
 
   // ---------------------------------------------------------------- claims
@@ -867,6 +983,7 @@ export class Fleet {
   private async shutdown(): Promise<void> {
     this.abort.abort();
     await this.starting?.catch(() => undefined);
+    await this.otaAgent?.stop();
     if (this.tick) clearInterval(this.tick);
     this.tick = undefined;
     await Promise.allSettled([...this.claimTasks]);

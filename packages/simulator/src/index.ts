@@ -7,3 +7,6 @@ export * from './appliance-profiles.js';
 export * from './node-spec.js';
 export * from './payloads.js';
 export * from './prng.js';
+export * from './ota/ota-agent.js';
+export * from './ota/image-verifier.js';
+export * from './ota/firmware-version.js';

@@ -1,0 +1,210 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  NodeConfigPayloadSchema,
+  OtaFetchPayloadSchema,
+  OtaStatusPayloadSchema,
+} from '@fleetdeck/contract';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeBroker, FakeServer } from './fake-network.test-support.js';
+import { Fleet, FleetSetupError, type FleetOptions } from './fleet.js';
+import { loadFleetState, type StateNode } from './fleet-state.js';
+import {
+  imageBytes,
+  signedOffer,
+  signingKeyPair,
+  startImageServer,
+  type ImageServer,
+} from './ota/image-server.test-support.js';
+import { OTA_MESSAGES } from './ota/ota-agent.js';
+import { publishTopic } from './payloads.js';
+
+const ADMIN = { email: 'admin@fleetdeck.test', password: 'Admin12345' };
+const install = signingKeyPair();
+const image = imageBytes(128 * 1024, 3);
+
+let dir: string;
+let broker: FakeBroker;
+let server: FakeServer;
+let images: ImageServer;
+let logs: string[];
+const running: Fleet[] = [];
+
+beforeAll(async () => {
+  images = await startImageServer();
+});
+afterAll(async () => {
+  await images.close();
+});
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fleet-ota-'));
+  broker = new FakeBroker();
+  server = new FakeServer(broker, ADMIN);
+  server.signingKeyPem = install.publicPem;
+  logs = [];
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((fleet) => fleet.stop()));
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+function fleet(options: Partial<FleetOptions> = {}): Fleet {
+  const created = new Fleet({
+    serverUrl: 'http://fleetdeck.test',
+    mqttUrl: 'mqtt://broker.test:1883',
+    nodes: 6,
+    admin: ADMIN,
+    statePath: path.join(dir, 'fleet.json'),
+    flapRatePerHour: 0,
+    claimShare: 0,
+    connectRatePerSecond: 100_000,
+    tickMs: 5,
+    log: (line) => logs.push(line),
+    linkFactory: broker.factory,
+    fetch: server.fetch,
+    ota: { rebootDelayMs: [10, 20], retryDelayMs: 10 },
+    ...options,
+  });
+  running.push(created);
+  return created;
+}
+
+async function onlineFleet(options: Partial<FleetOptions> = {}) {
+  const f = fleet(options);
+  await f.start();
+  await f.waitUntil((stats) => stats.total > 0 && stats.connected === stats.total, 5_000);
+  const state = await loadFleetState(path.join(dir, 'fleet.json'));
+  const node = state?.nodes[0] as StateNode;
+  return { f, node, id: node.node_id };
+}
+
+function offerFor(node: StateNode, jobId = 'job-1') {
+  return signedOffer(install.privateKey, image, {
+    url: images.serve(`/blobs/${node.node_id}-${jobId}.bin`, { body: image }),
+    type: node.type,
+    model: node.model,
+    fw_version: '9.0.0',
+    ota_job_id: jobId,
+  });
+}
+
+function otaStatuses(id: string): string[] {
+  return broker
+    .messagesOf(id)
+    .filter((m) => m.suffix === 'otastatus')
+    .map((m) => {
+      const status = OtaStatusPayloadSchema.parse(JSON.parse(m.payload));
+      return `${status.status}: ${status.additional_info ?? ''}`;
+    });
+}
+
+describe('OTA in a simulated fleet', () => {
+  it('asks for updates with otafetch after connecting, on the firmware topic', async () => {
+    const { f } = await onlineFleet();
+    await f.waitUntil(
+      () => f.nodeIds().every((id) => broker.messagesOf(id).some((m) => m.suffix === 'otafetch')),
+      2_000,
+    );
+    for (const id of f.nodeIds()) {
+      const fetch = broker.messagesOf(id).find((m) => m.suffix === 'otafetch');
+      expect(fetch?.topic).toBe(publishTopic(id, 'otafetch', f.node(id)?.basicIngest ?? false));
+      expect(OtaFetchPayloadSchema.parse(JSON.parse(fetch?.payload ?? ''))).toEqual({
+        node_id: id,
+        fw_version: f.node(id)?.fwVersion,
+      });
+    }
+  });
+
+  it('takes an offer through download, verification and reboot, and comes back on the new version', async () => {
+    const { f, node, id } = await onlineFleet();
+    expect(broker.deliver(`node/${id}/otaurl`, offerFor(node))).toBe(true);
+    await f.waitUntil((stats) => stats.otaSucceeded === 1, 5_000);
+
+    expect(otaStatuses(id)).toEqual([
+      `in-progress: ${OTA_MESSAGES.starting}`,
+      'in-progress: Downloaded 25% Firmware Image',
+      'in-progress: Downloaded 50% Firmware Image',
+      'in-progress: Downloaded 75% Firmware Image',
+      'in-progress: Downloaded 100% Firmware Image',
+      `in-progress: ${OTA_MESSAGES.rebooting}`,
+      `success: ${OTA_MESSAGES.success}`,
+    ]);
+    const messages = broker.messagesOf(id);
+    const statuses = messages.filter((m) => m.suffix === 'otastatus');
+    const basicIngest = f.node(id)?.basicIngest ?? false;
+    expect(statuses.every((m) => m.topic === publishTopic(id, 'otastatus', basicIngest))).toBe(
+      true,
+    );
+    expect(
+      statuses.every(
+        (m) => OtaStatusPayloadSchema.parse(JSON.parse(m.payload)).ota_job_id === 'job-1',
+      ),
+    ).toBe(true);
+
+    // The reboot: the will fires, the node returns with a new session and reports the new version
+    // in its config before it reports success.
+    const rebooting = messages.findIndex((m) => m.payload.includes(OTA_MESSAGES.rebooting));
+    const will = messages.findIndex((m, i) => i > rebooting && m.will);
+    const configs = messages
+      .map((m, i) => ({ m, i }))
+      .filter(({ m }) => m.suffix === 'config')
+      .map(({ m, i }) => ({
+        i,
+        fw: NodeConfigPayloadSchema.parse(JSON.parse(m.payload)).info.fw_version,
+      }));
+    const success = messages.findIndex((m) => m.payload.includes(OTA_MESSAGES.success));
+    expect(will).toBeGreaterThan(rebooting);
+    expect(configs.map((c) => c.fw)).toEqual([node.fw_version, '9.0.0']);
+    expect(configs[1]?.i).toBeGreaterThan(will);
+    expect(success).toBeGreaterThan(configs[1]?.i ?? Infinity);
+    expect(f.node(id)).toMatchObject({ fwVersion: '9.0.0', otaJob: undefined, session: 2 });
+
+    // The new version is remembered in the state file, as flash keeps the new image.
+    await f.stop();
+    const state = await loadFleetState(path.join(dir, 'fleet.json'));
+    expect(state?.nodes.find((n) => n.node_id === id)?.fw_version).toBe('9.0.0');
+  });
+
+  it('rejects the same job again once it runs that version', async () => {
+    const { f, node, id } = await onlineFleet();
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil((stats) => stats.otaSucceeded === 1, 5_000);
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil((stats) => stats.otaRejected === 1, 2_000);
+    expect(otaStatuses(id).at(-1)).toBe(`rejected: ${OTA_MESSAGES.same}`);
+  });
+
+  it('fails every otherwise good update at fail rate 1, and stays on its version', async () => {
+    const { f, node, id } = await onlineFleet({ ota: { failRate: 1 } });
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil((stats) => stats.otaFailed === 1, 5_000);
+    expect(otaStatuses(id).at(-1)).toMatch(/^failed: .*(flash|partition)/i);
+    expect(f.node(id)).toMatchObject({ fwVersion: node.fw_version, otaJob: undefined, session: 1 });
+  });
+
+  it('uses a given public key without asking the server', async () => {
+    server.signingKeyPem = undefined;
+    const { f, node, id } = await onlineFleet({
+      ota: { publicKey: install.publicKey, rebootDelayMs: [10, 20] },
+    });
+    expect(server.calls).not.toContain('GET /v1/otaimage/signing_key');
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil((stats) => stats.otaSucceeded === 1, 5_000);
+  });
+
+  it('does not start without the signing key, unless told to skip OTA', async () => {
+    server.signingKeyPem = undefined;
+    const error = await fleet()
+      .start()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(FleetSetupError);
+    expect((error as Error).message).toMatch(/signing_key answered 404/);
+
+    const { f, node, id } = await onlineFleet({ ota: { whenKeyUnavailable: 'skip' } });
+    expect(logs.filter((line) => line.startsWith('OTA skipped ('))).toHaveLength(1);
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    expect(f.stats().otaOffers).toBe(1);
+    expect(otaStatuses(id)).toEqual([]);
+  });
+});
