@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgsError, parseCliArgs } from './cli-args.js';
+import { ArgsError, parseCliArgs, USAGE } from './cli-args.js';
 
 const base = ['--server', 'http://127.0.0.1:8080', '--nodes', '200'];
 
@@ -28,6 +28,7 @@ describe('command line', () => {
         claimShare: 0.3,
         basicIngestShare: 0.5,
         connectRatePerSecond: 200,
+        ota: { failRate: 0, progressStepPercent: 25, fetchShare: 1, whenKeyUnavailable: 'skip' },
       },
     });
   });
@@ -53,6 +54,12 @@ describe('command line', () => {
       '0',
       '--connect-rate',
       '1000',
+      '--ota-fail-rate',
+      '0.25',
+      '--ota-progress-step',
+      '10',
+      '--ota-fetch-share',
+      '0.5',
     ]);
     expect(command).toMatchObject({
       kind: 'run',
@@ -65,6 +72,7 @@ describe('command line', () => {
         claimShare: 1,
         basicIngestShare: 0,
         connectRatePerSecond: 1000,
+        ota: { failRate: 0.25, progressStepPercent: 10, fetchShare: 0.5 },
       },
     });
   });
@@ -81,6 +89,9 @@ describe('command line', () => {
 
   it('answers --help with the usage', () => {
     expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
+    for (const option of ['--ota-fail-rate', '--ota-progress-step', '--ota-fetch-share']) {
+      expect(USAGE).toContain(option);
+    }
   });
 
   it('names the missing required option', () => {
@@ -109,6 +120,15 @@ describe('command line', () => {
       '--mqtt must be an mqtt://, mqtts://, ws:// or wss:// URL',
     );
     expect(errorOf([...base, '--seed', '1.5'])).toMatch(/^--seed must be a whole number/);
+    expect(errorOf([...base, '--ota-fail-rate', '2'])).toBe(
+      '--ota-fail-rate must be a number from 0 to 1',
+    );
+    expect(errorOf([...base, '--ota-progress-step', '0'])).toBe(
+      '--ota-progress-step must be a whole number from 1 to 100',
+    );
+    expect(errorOf([...base, '--ota-fetch-share', 'all'])).toBe(
+      '--ota-fetch-share must be a number from 0 to 1',
+    );
   });
 
   it('refuses unknown options, stray words and a lone admin flag', () => {

@@ -6,6 +6,8 @@ import type { FleetOptions } from './fleet.js';
 export const USAGE = `Usage: npm run simulate -- --server <url> --nodes <n> [options]
 
 Simulates a fleet of appliances that register with a Fleetdeck server and speak its MQTT protocol.
+Nodes answer OTA offers like firmware: they verify each image with the server's signing key
+(fetched once with the admin credentials; without it, offers are only counted).
 
   --server <url>            Fleetdeck HTTP API, e.g. http://127.0.0.1:8080 (required)
   --nodes <n>               number of nodes, 1-100000 (required)
@@ -18,6 +20,9 @@ Simulates a fleet of appliances that register with a Fleetdeck server and speak 
   --claim-share <x>         share of nodes claimed by simulated end users, 0-1 (default 0.3)
   --basic-ingest-share <x>  share of nodes publishing on $aws/rules/... topics, 0-1 (default 0.5)
   --connect-rate <n>        new MQTT connections per second (default 200)
+  --ota-fail-rate <x>       share of good OTA updates that still end "failed", 0-1 (default 0)
+  --ota-progress-step <n>   report download progress every n percent, 1-100 (default 25)
+  --ota-fetch-share <x>     share of nodes that send otafetch after connecting, 0-1 (default 1)
   --help                    show this text`;
 
 /** A bad command line; the message is one line naming the option. */
@@ -42,6 +47,7 @@ export type CliCommand =
           | 'claimShare'
           | 'basicIngestShare'
           | 'connectRatePerSecond'
+          | 'ota'
         >;
     };
 
@@ -57,6 +63,9 @@ const OPTIONS = {
   'claim-share': { type: 'string' },
   'basic-ingest-share': { type: 'string' },
   'connect-rate': { type: 'string' },
+  'ota-fail-rate': { type: 'string' },
+  'ota-progress-step': { type: 'string' },
+  'ota-fetch-share': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -102,6 +111,9 @@ const ArgsSchema = z
     'claim-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.3 }),
     'basic-ingest-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.5 }),
     'connect-rate': numberOption({ min: 1, max: 100_000, whole: true, fallback: 200 }),
+    'ota-fail-rate': numberOption({ min: 0, max: 1, whole: false, fallback: 0 }),
+    'ota-progress-step': numberOption({ min: 1, max: 100, whole: true, fallback: 25 }),
+    'ota-fetch-share': numberOption({ min: 0, max: 1, whole: false, fallback: 1 }),
   })
   .superRefine((args, ctx) => {
     if ((args['admin-email'] === undefined) !== (args['admin-password'] === undefined)) {
@@ -163,6 +175,13 @@ export function parseCliArgs(
       claimShare: args['claim-share'],
       basicIngestShare: args['basic-ingest-share'],
       connectRatePerSecond: args['connect-rate'],
+      // A server without OTA yet (or a run without admin credentials) still gets a fleet.
+      ota: {
+        failRate: args['ota-fail-rate'],
+        progressStepPercent: args['ota-progress-step'],
+        fetchShare: args['ota-fetch-share'],
+        whenKeyUnavailable: 'skip',
+      },
     },
   };
 }

@@ -22,6 +22,11 @@ function statusLine(
   if (stats.claimCandidates > 0) parts.push(`${stats.claimed}/${stats.claimCandidates} claimed`);
   if (stats.flaps > 0) parts.push(`${stats.flaps} flaps`);
   if (stats.refused > 0) parts.push(`${stats.refused} refused`);
+  if (stats.otaOffers > 0) {
+    parts.push(
+      `OTA ${stats.otaOffers} offers: ${stats.otaSucceeded} updated, ${stats.otaFailed} failed, ${stats.otaRejected} rejected`,
+    );
+  }
   if (newError) parts.push(`last error: ${newError}`);
   return `[sim] ${parts.join(', ')}`;
 }
