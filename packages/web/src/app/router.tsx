@@ -150,6 +150,49 @@ export function createAppRouter() {
                   .FaultJobDetailsRoute,
               }),
             },
+            {
+              path: 'firmware-images',
+              lazy: async () => ({
+                Component: (await import('../features/firmware/routes/firmware-images.route'))
+                  .FirmwareImagesRoute,
+              }),
+            },
+            {
+              path: 'archived-firmware-images',
+              lazy: async () => ({
+                Component: (
+                  await import('../features/firmware/routes/archived-firmware-images.route')
+                ).ArchivedFirmwareImagesRoute,
+              }),
+            },
+            {
+              path: 'image-details/:otaImageId',
+              lazy: async () => ({
+                Component: (await import('../features/firmware/routes/image-details.route'))
+                  .ImageDetailsRoute,
+              }),
+            },
+            {
+              path: 'Fault-images',
+              lazy: async () => ({
+                Component: (await import('../features/firmware/routes/fault-images.route'))
+                  .FaultImagesRoute,
+              }),
+            },
+            {
+              path: 'fault-archived-fault-images',
+              lazy: async () => ({
+                Component: (await import('../features/firmware/routes/fault-archived-images.route'))
+                  .FaultArchivedImagesRoute,
+              }),
+            },
+            {
+              path: 'fault-image-details/:otaImageId',
+              lazy: async () => ({
+                Component: (await import('../features/firmware/routes/fault-image-details.route'))
+                  .FaultImageDetailsRoute,
+              }),
+            },
             ...['deployment-settings', 'alarmalert'].map((path) => ({
               path,
               lazy: async () => ({

@@ -23,3 +23,12 @@ export {
   JobSummarySchema,
   OtaJobEventSchema,
 } from '@fleetdeck/contract';
+/** The firmware and fault image screens (features/firmware). */
+export {
+  CreateImageResponseSchema,
+  CreateJobBodySchema,
+  CreateJobResponseSchema,
+  ImageFieldsSchema,
+  ImageListSchema,
+  PackageUploadResponseSchema,
+} from '@fleetdeck/contract';
