@@ -37,7 +37,15 @@ export interface ExternalGateway extends NodeGateway {
 }
 
 /** Node → cloud suffixes the port ingests (connectivity is handled on its own). */
-const INGESTED_SUFFIXES = ['config', 'params/local', 'params/local/init', 'alert', 'user/mapping'];
+const INGESTED_SUFFIXES = [
+  'config',
+  'params/local',
+  'params/local/init',
+  'alert',
+  'user/mapping',
+  'otafetch',
+  'otastatus',
+];
 
 /**
  * The filters Fleetdeck subscribes to. Plain node topics go through a shared subscription, so
