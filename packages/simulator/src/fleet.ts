@@ -188,7 +188,6 @@ const CLAIM_RETRY_MS = 30_000;
 const PUBACK_TIMEOUT_MS = 30_000;
 const RUNTIME_STREAM = 0xf1ee7;
 const OTA_REBOOT_DELAY_MS = [2_000, 5_000] as const;
-const OTA_REBOOT_FLUSH_MS = 50;
 const PARAMS_STREAM = 0x9a7a;
 
 /**
@@ -883,11 +882,12 @@ export class Fleet {
     };
   }
 
-  private reportOta(node: SimNode, status: OtaStatusPayload): void {
+  /** Publishes one `otastatus`; settles on PUBACK or failure (never rejects). */
+  private reportOta(node: SimNode, status: OtaStatusPayload): Promise<void> {
     if (status.status === 'success') this.counters.otaSucceeded++;
     else if (status.status === 'failed') this.counters.otaFailed++;
     else if (status.status === 'rejected') this.counters.otaRejected++;
-    this.publish(node, 'otastatus', status);
+    return this.publishAck(node, 'otastatus', status).catch(() => undefined);
   }
 
   /** The new image is in flash: restart without DISCONNECT (the will fires) and boot it. */
@@ -896,12 +896,8 @@ export class Fleet {
     this.stateDirty = true;
     // An offline node boots the new image whenever it next connects.
     if (node.status !== 'online' || !node.link) return;
-    const link = node.link;
     node.dropping = true;
-    // Let the "Rebooting" status reach the broker before the socket goes, as firmware waits too.
-    setTimeout(() => {
-      if (node.link === link) link.drop();
-    }, OTA_REBOOT_FLUSH_MS);
+    node.link.drop();
   }
 
   // ---------------------------------------------------------------- claims

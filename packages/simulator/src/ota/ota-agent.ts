@@ -92,8 +92,11 @@ export interface OtaDevice {
   readonly fwVersion: string;
   /** The node's OTA slot; undefined when no update is under way. */
   slot: OtaSlot | undefined;
-  /** Publishes `otastatus` (QoS 1); lost when the node is offline, as on firmware. */
-  report(status: OtaStatusPayload): void;
+  /**
+   * Publishes `otastatus` (QoS 1); lost when the node is offline, as on firmware. May return a
+   * promise that settles on PUBACK (it must not reject).
+   */
+  report(status: OtaStatusPayload): Promise<void> | void;
   /** Reboots into `fwVersion`; the node calls `OtaAgent.booted` once it is connected again. */
   reboot(fwVersion: string): void;
 }
@@ -108,6 +111,7 @@ const INJECTED_FAILURES = [
   'Image header check failed after flash write',
 ] as const;
 const FAIL_STREAM = 0x07af;
+const REBOOT_REPORT_WAIT_MS = 2_000;
 
 export const OTA_MESSAGES = {
   starting: 'Starting OTA Upgrade',
@@ -277,8 +281,18 @@ export class OtaAgent {
       fail(injected);
       return;
     }
-    report(device, jobId, 'in-progress', OTA_MESSAGES.rebooting);
     slot.phase = 'rebooting';
+    // Firmware restarts once the broker has the status (or soon after, if it never answers).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      reportAcked(device, jobId, 'in-progress', OTA_MESSAGES.rebooting),
+      new Promise((resolve) => (timer = setTimeout(resolve, REBOOT_REPORT_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (this.stopped) {
+      device.slot = undefined;
+      return;
+    }
     device.reboot(offer.fw_version);
   }
 
@@ -310,13 +324,24 @@ export class OtaAgent {
   }
 }
 
+/** Reports a status without waiting for the broker. */
 function report(
   device: OtaDevice,
   jobId: string,
   status: NodeReportedOtaStatus,
   additionalInfo: string,
 ): void {
-  device.report({
+  void reportAcked(device, jobId, status, additionalInfo);
+}
+
+/** Reports a status; settles on PUBACK (at once for devices that do not say). */
+async function reportAcked(
+  device: OtaDevice,
+  jobId: string,
+  status: NodeReportedOtaStatus,
+  additionalInfo: string,
+): Promise<void> {
+  await device.report({
     ota_job_id: jobId,
     status,
     additional_info: additionalInfo,
