@@ -114,11 +114,21 @@ export class ImageService {
     }
   }
 
-  /** POST /otaimage/package: an uploaded file becomes an image. */
+  /**
+   * POST /otaimage/package: an uploaded file becomes an image. Whether the upload arrived is
+   * read from the store itself, so this works the same for uploads the store took directly
+   * (an S3 presigned PUT) as for the local upload route.
+   */
   async createFromUpload(body: CreatePackageImageBody): Promise<OtaImageRow> {
     const upload = await findUpload(this.db, body.file_path);
-    if (!upload || upload.completed_at === null)
+    const size = upload ? await this.store.size(upload.blob_key) : undefined;
+    if (!upload || size === undefined)
       throw badRequest(SERVER_MESSAGES.uploadNotFound, ERROR_CODES.uploadInvalid);
+    if (size > this.maxBytes) {
+      await this.store.delete(upload.blob_key);
+      await deleteUpload(this.db, upload.file_path);
+      throw tooLarge();
+    }
     const digest = await this.store.digest(upload.blob_key);
     if (digest.size === 0)
       throw badRequest(SERVER_MESSAGES.emptyImage, ERROR_CODES.otaImageInvalid);
