@@ -1,13 +1,14 @@
 import { OTA_PATHS } from '@fleetdeck/contract';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import { loadSchemas } from '../../../lib/lazy-schemas';
 import type { CreateJobRequest } from '../model/start-ota-form';
+import { otaJobKeys } from '../../ota/api/ota-jobs.keys';
 import { otaUrl } from '../../ota/api/ota-url';
 
 /**
  * POST /v1/admin/otajob?force_push=true|false `{ota_job_name, ota_image_id, groups | nodes}`
- * → `{ota_job_id, total_count}`. The jobs lists belong to features/ota, which refetches them.
+ * → `{ota_job_id, total_count}`. The job lists (features/ota) refetch when next shown.
  */
 export async function createJob({ forcePush, body }: CreateJobRequest) {
   const { CreateJobResponseSchema } = await loadSchemas();
@@ -22,5 +23,9 @@ export async function createJob({ forcePush, body }: CreateJobRequest) {
 }
 
 export function useCreateJob() {
-  return useMutation({ mutationFn: createJob });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createJob,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: otaJobKeys.lists() }),
+  });
 }

@@ -19,6 +19,17 @@ export interface ImageListRequest {
 
 const EMPTY_LIST: ImageList = { ota_images: [], total: 0 };
 
+/** The URL of one page; paging first, an empty search left out. */
+export function imageListPath(request: ImageListRequest): string {
+  return otaUrl(OTA_PATHS.image, {
+    start_id: request.start_id,
+    num_records: request.num_records,
+    contains: request.contains,
+    archived: String(request.archived),
+    fault_image: String(request.fault_image),
+  });
+}
+
 /** GET /v1/admin/otaimage: one cursor page of images; a 404 is read as an empty list. */
 export async function fetchImageList(
   request: ImageListRequest,
@@ -26,17 +37,7 @@ export async function fetchImageList(
 ): Promise<ImageList> {
   const { ImageListSchema } = await loadSchemas();
   try {
-    return await apiJson(
-      otaUrl(OTA_PATHS.image, {
-        start_id: request.start_id,
-        num_records: request.num_records,
-        contains: request.contains,
-        archived: String(request.archived),
-        fault_image: String(request.fault_image),
-      }),
-      ImageListSchema,
-      signal ? { signal } : {},
-    );
+    return await apiJson(imageListPath(request), ImageListSchema, signal ? { signal } : {});
   } catch (error) {
     if (isApiError(error) && error.status === 404) return EMPTY_LIST;
     throw error;
