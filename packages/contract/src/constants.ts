@@ -102,6 +102,16 @@ export const PUSH_EVENTS = [
 ] as const;
 export const PUSH_PLATFORMS = ['GCM', 'APNS', 'APNS_SANDBOX'] as const;
 
+/**
+ * The parameter (the insights "dimension") in which each appliance type reports its current fault
+ * code (access §7 Statistics and faults: ACFault, datatype 2).
+ */
+export const FAULT_PARAM_BY_TYPE: Readonly<Record<NodeType, string>> = {
+  'Air Conditioner': 'ACFault',
+  Refrigerator: 'RefFault',
+  'Washing Machine': 'WasherFault',
+};
+
 /** Statistics. */
 export const STATS_DURATIONS = ['daily', 'weekly', 'monthly', 'yearly'] as const;
 export const STATS_DAILY_DEFAULT_DAYS = 7;

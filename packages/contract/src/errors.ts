@@ -78,6 +78,7 @@ export const SERVER_MESSAGES = {
   jobAlreadyCancelled: 'The job is already cancelled.',
   jobAlreadyFinished: 'The job has finished; there is nothing to cancel.',
   groupsNotFound: 'These groups do not exist: {groups}',
+  notAFaultImage: 'This image is not a fault image, so it has no fault to target.',
   nodesNotFound: 'These nodes do not exist: {nodes}',
   imageDeleted: 'Firmware image deleted successfully.',
   imageArchivedDone: 'Firmware image archived successfully.',

@@ -365,6 +365,58 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
     expect(archived.json<JobList>().ota_jobs.map((j) => j.ota_job_id)).toEqual([jobId]);
   });
 
+  it('targets the nodes that currently report a fault image’s fault', async () => {
+    const now = Date.now();
+    const ingest = server.services.ingest;
+    ingest.nodeParams('FR1', { Fridge: { RefFault: 'E5', Temp: 4 } }, true, now);
+    ingest.nodeParams('FR2', { Fridge: { RefFault: 'E7' } }, true, now);
+    ingest.nodeParams('FR3', { Fridge: { RefFault: 'E5' } }, true, now);
+    ingest.nodeParams('FR3', { Fridge: { RefFault: 'E6' } }, false, now + 1); // fault changed
+    ingest.nodeParams('AC1', { Cooler: { ACFault: 'E5' } }, true, now); // another type
+    await ingest.flush();
+    const fix = await call('POST', '/v1/admin/otaimage', {
+      image_name: 'E5 fix',
+      type: 'Refrigerator',
+      fw_version: '2.0.1',
+      fault_id: 'E5',
+      base64_fwimage: Buffer.from('fix').toString('base64'),
+    });
+    const fixId = fix.json<{ ota_image_id: string }>().ota_image_id;
+    const created = await call('POST', '/v1/admin/otajob', {
+      ota_job_name: 'fix E5',
+      ota_image_id: fixId,
+      fault_nodes: true,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const jobId = created.json<{ ota_job_id: string }>().ota_job_id;
+    const nodes = await call('GET', `/v1/otajob/status?ota_job_id=${jobId}`);
+    expect(nodes.json<JobStatusList>().node_ota_status.map((n) => n.node_id)).toEqual(['FR1']);
+    const faultJobs = await call('GET', '/v1/admin/otajob?fault_image=true');
+    expect(faultJobs.json<JobList>().otaJobs.map((j) => [j.ota_job_id, j.fault_id])).toEqual([
+      [jobId, 'E5'],
+    ]);
+
+    const none = await call('POST', '/v1/admin/otaimage', {
+      image_name: 'E9 fix',
+      type: 'Refrigerator',
+      fault_id: 'E9',
+      base64_fwimage: Buffer.from('fix9').toString('base64'),
+    });
+    const noTargets = await call('POST', '/v1/admin/otajob', {
+      ota_job_name: 'fix E9',
+      ota_image_id: none.json<{ ota_image_id: string }>().ota_image_id,
+      fault_nodes: true,
+    });
+    expect(noTargets.statusCode).toBe(400);
+    expect(noTargets.json()).toMatchObject({ description: MESSAGES.noClaimedNodesForOta });
+    const plain = await call('POST', '/v1/admin/otajob', {
+      ota_job_name: 'not a fault',
+      ota_image_id: imageId,
+      fault_nodes: true,
+    });
+    expect(plain.json()).toMatchObject({ description: SERVER_MESSAGES.notAFaultImage });
+  });
+
   it('pages the job list newest first, visiting each job once', async () => {
     const seen: string[] = [];
     let cursor: string | undefined;

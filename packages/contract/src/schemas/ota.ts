@@ -235,10 +235,17 @@ export const CreateJobBodySchema = z
     nodes: z.array(NodeIdSchema).max(1000).optional(),
     /** Group ids; `FFFF-FFFF` means every node. */
     groups: z.array(z.string().trim().min(1).max(SEARCH_MAX_LENGTH)).max(100).optional(),
+    /**
+     * For a fault image: also target every node of the image's type that reports the image's
+     * fault id as its current fault code (FAULT_PARAM_BY_TYPE) when the job starts.
+     */
+    fault_nodes: z.boolean().optional(),
   })
-  .refine((body) => (body.nodes?.length ?? 0) + (body.groups?.length ?? 0) > 0, {
-    error: MESSAGES.selectGroupOrNode,
-  });
+  .refine(
+    (body) =>
+      (body.nodes?.length ?? 0) + (body.groups?.length ?? 0) > 0 || body.fault_nodes === true,
+    { error: MESSAGES.selectGroupOrNode },
+  );
 export type CreateJobBody = z.infer<typeof CreateJobBodySchema>;
 
 export const CreateJobQuerySchema = z.object({

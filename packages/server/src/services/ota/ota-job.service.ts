@@ -1,5 +1,6 @@
 import {
   ERROR_CODES,
+  FAULT_PARAM_BY_TYPE,
   MESSAGES,
   SERVER_MESSAGES,
   formatMessage,
@@ -9,6 +10,7 @@ import {
   type OtaExecutionStatus,
 } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
+import { nodesReportingParam } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { findImage } from '../../repositories/ota-image.repository.js';
@@ -91,8 +93,12 @@ export class OtaJobService {
     if (!image) throw notFound(SERVER_MESSAGES.imageNotFound, ERROR_CODES.otaImageNotFound);
     if (image.archived)
       throw badRequest(SERVER_MESSAGES.imageArchived, ERROR_CODES.otaImageArchived);
-    const nodes = [...new Set(body.nodes ?? [])];
     const groups = [...new Set(body.groups ?? [])];
+    const nodes = [...new Set(body.nodes ?? [])];
+    if (body.fault_nodes)
+      nodes.push(...(await this.faultNodes(image)).filter((id) => !nodes.includes(id)));
+    if (nodes.length + groups.length === 0)
+      throw badRequest(MESSAGES.noClaimedNodesForOta, ERROR_CODES.otaNoTargets);
     const missing = await missingTargets(this.db, nodes, groups);
     if (missing.groups.length > 0)
       throw notFound(
@@ -134,6 +140,15 @@ export class OtaJobService {
     });
     this.listener?.jobCreated(otaJobId, forcePush);
     return { otaJobId, total };
+  }
+
+  /** The nodes of a fault image's type that report its fault id as their current fault now. */
+  private async faultNodes(image: { type: string; fault_id: string | null }): Promise<string[]> {
+    if (!image.fault_id)
+      throw badRequest(SERVER_MESSAGES.notAFaultImage, ERROR_CODES.otaJobInvalid);
+    const param = (FAULT_PARAM_BY_TYPE as Record<string, string | undefined>)[image.type];
+    if (!param) return [];
+    return nodesReportingParam(this.db, image.type, param, image.fault_id);
   }
 
   /** GET admin/otajob: a page of jobs with their summaries. */
