@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OtaImagesTable } from '../db/schema.js';
+import { atOrOlderThan } from './keyset.js';
 
 export type OtaImageRow = Selectable<OtaImagesTable>;
 
@@ -59,14 +60,11 @@ export async function listImages(
       .where('ota_image_id', '=', startId)
       .executeTakeFirst();
     if (!start) return { rows: [], total: await countImages(db, filter) };
-    page = page.where((eb) =>
-      eb.or([
-        eb('upload_timestamp', '<', start.upload_timestamp),
-        eb.and([
-          eb('upload_timestamp', '=', start.upload_timestamp),
-          eb('ota_image_id', '<=', start.ota_image_id),
-        ]),
-      ]),
+    page = page.where(
+      atOrOlderThan('upload_timestamp', 'ota_image_id', {
+        time: Number(start.upload_timestamp),
+        id: start.ota_image_id,
+      }),
     );
   }
   const rows = await page

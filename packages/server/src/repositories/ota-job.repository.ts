@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ALL_NODES_GROUP_ID, type OtaExecutionStatus } from '@fleetdeck/contract';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, OtaJobsTable } from '../db/schema.js';
+import { atOrOlderThan } from './keyset.js';
 
 export type OtaJobRow = Selectable<OtaJobsTable>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -196,14 +197,11 @@ export async function listJobs(
       .where('ota_job_id', '=', startId)
       .executeTakeFirst();
     if (!start) return { rows: [], total: 0 };
-    page = page.where((eb) =>
-      eb.or([
-        eb('ota_jobs.triggered_timestamp', '<', start.triggered_timestamp),
-        eb.and([
-          eb('ota_jobs.triggered_timestamp', '=', start.triggered_timestamp),
-          eb('ota_jobs.ota_job_id', '<=', start.ota_job_id),
-        ]),
-      ]),
+    page = page.where(
+      atOrOlderThan('ota_jobs.triggered_timestamp', 'ota_jobs.ota_job_id', {
+        time: Number(start.triggered_timestamp),
+        id: start.ota_job_id,
+      }),
     );
   }
   const rows = await page
@@ -330,11 +328,10 @@ export function findExecution(db: Db, otaJobId: string, nodeId: string) {
     .executeTakeFirst();
 }
 
-/** The newest active job that still has something to offer this node, with its image. */
-export function pendingOfferForNode(db: Db, nodeId: string) {
+/** What an `otaurl` offer is built from: the job and its image. */
+function offerSource(db: Db) {
   return db
-    .selectFrom('ota_executions')
-    .innerJoin('ota_jobs', 'ota_jobs.ota_job_id', 'ota_executions.ota_job_id')
+    .selectFrom('ota_jobs')
     .innerJoin('ota_images', 'ota_images.ota_image_id', 'ota_jobs.ota_image_id')
     .select([
       'ota_jobs.ota_job_id',
@@ -348,7 +345,18 @@ export function pendingOfferForNode(db: Db, nodeId: string) {
       'ota_images.signature',
       'ota_images.blob_key',
       'ota_images.file_name',
-    ])
+    ]);
+}
+
+/** The offer of one job (for force-push dispatch). */
+export function offerForJob(db: Db, otaJobId: string) {
+  return offerSource(db).where('ota_jobs.ota_job_id', '=', otaJobId).executeTakeFirst();
+}
+
+/** The newest active job that still has something to offer this node, with its image. */
+export function pendingOfferForNode(db: Db, nodeId: string) {
+  return offerSource(db)
+    .innerJoin('ota_executions', 'ota_executions.ota_job_id', 'ota_jobs.ota_job_id')
     .where('ota_executions.node_id', '=', nodeId)
     .where('ota_executions.status', 'in', [...OFFERABLE_STATUSES])
     .where('ota_jobs.status', '=', 'active')

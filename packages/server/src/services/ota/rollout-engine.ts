@@ -6,6 +6,7 @@ import type { Logger } from '../../logger.js';
 import {
   findJob,
   markOffered,
+  offerForJob,
   onlineUnofferedNodes,
   pendingOfferForNode,
 } from '../../repositories/ota-job.repository.js';
@@ -126,24 +127,7 @@ export class RolloutEngine implements JobLifecycleListener {
   }
 
   private async payloadForJob(otaJobId: string): Promise<OtaUrlPayload | undefined> {
-    const row = await this.db
-      .selectFrom('ota_jobs')
-      .innerJoin('ota_images', 'ota_images.ota_image_id', 'ota_jobs.ota_image_id')
-      .select([
-        'ota_jobs.ota_job_id',
-        'ota_images.ota_image_id',
-        'ota_images.fw_version',
-        'ota_images.type',
-        'ota_images.model',
-        'ota_images.file_size',
-        'ota_images.file_md5',
-        'ota_images.file_sha256',
-        'ota_images.signature',
-        'ota_images.blob_key',
-        'ota_images.file_name',
-      ])
-      .where('ota_jobs.ota_job_id', '=', otaJobId)
-      .executeTakeFirst();
+    const row = await offerForJob(this.db, otaJobId);
     return row ? this.payloadOf(row) : undefined;
   }
 
