@@ -85,6 +85,9 @@ export const FIRMWARE_LABELS = {
   startOtaTitle: 'Start OTA',
   startOtaFor: 'Image: {image}',
   jobName: 'Job name',
+  faultTarget: 'Devices with fault {code}',
+  faultTargetHint:
+    'The job targets every device of this type that reports fault {code} when it starts.',
   target: 'Update',
   groupPicker: 'Groups',
   groupPickerPlaceholder: 'Choose groups',

@@ -247,7 +247,13 @@ export function ImageDetailsScreen({ mode }: { mode: ImageMode }) {
           </SimpleGrid>
         </Stack>
       </Paper>
-      {canStartOta && <StartOtaModal image={pushing} onClose={() => setPushing(null)} />}
+      {canStartOta && (
+        <StartOtaModal
+          key={pushing?.ota_image_id ?? 'closed'}
+          image={pushing}
+          onClose={() => setPushing(null)}
+        />
+      )}
       {deleting && image !== undefined && (
         <DeleteImageModal
           image={image}

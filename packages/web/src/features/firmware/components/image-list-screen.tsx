@@ -233,7 +233,13 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
       {canWrite && !archived && (
         <AddImageModal config={config} opened={adding} onClose={() => setAdding(false)} />
       )}
-      {canStartOta && <StartOtaModal image={pushing} onClose={() => setPushing(null)} />}
+      {canStartOta && (
+        <StartOtaModal
+          key={pushing?.ota_image_id ?? 'closed'}
+          image={pushing}
+          onClose={() => setPushing(null)}
+        />
+      )}
       {deleting !== null && (
         <DeleteImageModal
           image={deleting}

@@ -33,7 +33,7 @@ import { useCreateJob } from '../api/create-job.mutation';
 import { FIRMWARE_LABELS } from '../labels';
 import { jobDetailsPath } from '../model/image-modes';
 import {
-  EMPTY_START_OTA_FORM,
+  emptyStartOtaForm,
   groupOptions,
   nodeOptions,
   validateStartOta,
@@ -45,6 +45,8 @@ import {
 export interface OtaImageRef {
   ota_image_id: string;
   image_name: string;
+  /** Set for a fault image: its job can target the nodes that report this fault. */
+  fault_id?: string;
 }
 
 interface Started {
@@ -116,7 +118,8 @@ export function StartOtaModal({
 }) {
   const navigate = useNavigate();
   const create = useCreateJob();
-  const [form, setForm] = useState<StartOtaForm>(EMPTY_START_OTA_FORM);
+  const faultId = image?.fault_id;
+  const [form, setForm] = useState<StartOtaForm>(() => emptyStartOtaForm(faultId !== undefined));
   const [errors, setErrors] = useState<StartOtaErrors>({});
   const [started, setStarted] = useState<Started | null>(null);
   const opened = image !== null;
@@ -126,7 +129,7 @@ export function StartOtaModal({
 
   const close = () => {
     if (create.isPending) return;
-    setForm(EMPTY_START_OTA_FORM);
+    setForm(emptyStartOtaForm(faultId !== undefined));
     setErrors({});
     setStarted(null);
     create.reset();
@@ -139,7 +142,8 @@ export function StartOtaModal({
       const cleared: StartOtaErrors = {};
       if (errors.jobName !== undefined && next.jobName.trim() === '')
         cleared.jobName = errors.jobName;
-      const picked = next.target === 'groups' ? next.groups : next.nodes;
+      const picked =
+        next.target === 'groups' ? next.groups : next.target === 'nodes' ? next.nodes : ['fault'];
       if (errors.targets !== undefined && picked.length === 0) cleared.targets = errors.targets;
       setErrors(cleared);
     }
@@ -240,11 +244,21 @@ export function StartOtaModal({
               onChange={(value) => update({ ...form, target: value })}
             >
               <Group gap="lg" mt={6}>
+                {faultId !== undefined && (
+                  <Radio
+                    value="fault"
+                    label={formatMessage(FIRMWARE_LABELS.faultTarget, { code: faultId })}
+                  />
+                )}
                 <Radio value="groups" label={FIRMWARE_LABELS.groups} />
                 <Radio value="nodes" label={FIRMWARE_LABELS.nodes} />
               </Group>
             </Radio.Group>
-            {form.target === 'groups' ? (
+            {form.target === 'fault' ? (
+              <Text size="sm" c="dimmed" data-testid="ota-fault-target">
+                {formatMessage(FIRMWARE_LABELS.faultTargetHint, { code: faultId ?? '' })}
+              </Text>
+            ) : form.target === 'groups' ? (
               <MultiSelect
                 label={FIRMWARE_LABELS.groupPicker}
                 placeholder={

@@ -2,6 +2,7 @@ import { CreateJobBodySchema, MESSAGES } from '@fleetdeck/contract';
 import { describe, expect, it } from 'vitest';
 import {
   EMPTY_START_OTA_FORM,
+  emptyStartOtaForm,
   groupOptions,
   nodeOptions,
   validateStartOta,
@@ -55,6 +56,22 @@ describe('validateStartOta', () => {
     expect(request).toEqual({
       forcePush: false,
       body: { ota_job_name: 'June rollout', ota_image_id: 'img1', nodes: ['NODE-1', 'NODE-2'] },
+    });
+  });
+
+  it('starts a fault image on the devices reporting its fault, and sends only that', () => {
+    expect(emptyStartOtaForm(true).target).toBe('fault');
+    expect(emptyStartOtaForm(false).target).toBe('groups');
+    const { errors, request } = validateStartOta(
+      CreateJobBodySchema,
+      { ...emptyStartOtaForm(true), jobName: 'Fix E5', groups: ['G1'], nodes: ['N1'] },
+      'img1',
+    );
+    expect(errors).toEqual({});
+    expect(request?.body).toEqual({
+      ota_job_name: 'Fix E5',
+      ota_image_id: 'img1',
+      fault_nodes: true,
     });
   });
 

@@ -7,7 +7,8 @@ import type { CreateJobBody, CreateJobBodySchema } from '@fleetdeck/contract';
  * screen can load zod lazily. Pure, so unit-tested.
  */
 
-export type OtaTarget = 'groups' | 'nodes';
+/** Groups, nodes, or (fault images only) the nodes that report the image's fault now. */
+export type OtaTarget = 'groups' | 'nodes' | 'fault';
 
 export interface StartOtaForm {
   jobName: string;
@@ -37,13 +38,20 @@ export interface CreateJobRequest {
 
 export type CreateJobValidator = Pick<typeof CreateJobBodySchema, 'safeParse'>;
 
+/** The empty form; a fault image starts on "the nodes with this fault". */
+export function emptyStartOtaForm(faultImage: boolean): StartOtaForm {
+  return faultImage ? { ...EMPTY_START_OTA_FORM, target: 'fault' } : EMPTY_START_OTA_FORM;
+}
+
 /** Only the chosen side is sent: a switch from Groups to Nodes drops the picked groups. */
 export function startOtaBody(form: StartOtaForm, otaImageId: string) {
-  return {
-    ota_job_name: form.jobName,
-    ota_image_id: otaImageId,
-    ...(form.target === 'groups' ? { groups: [...form.groups] } : { nodes: [...form.nodes] }),
-  };
+  const targets =
+    form.target === 'groups'
+      ? { groups: [...form.groups] }
+      : form.target === 'nodes'
+        ? { nodes: [...form.nodes] }
+        : { fault_nodes: true };
+  return { ota_job_name: form.jobName, ota_image_id: otaImageId, ...targets };
 }
 
 /** 'Please provide job name.' and 'Please select atleast one group or one node.' (§5). */
