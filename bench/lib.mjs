@@ -156,14 +156,17 @@ export async function startServer(env, ports = {}) {
   };
 }
 
-/** Registers `count` washing machines through the API (1,000 per call); returns their credentials. */
-export async function registerNodes(baseUrl, token, count, serialPrefix) {
+/**
+ * Registers `count` washing machines through the API (1,000 per call); returns their credentials.
+ * `model` defaults to FD-WM-9 (B4 registers its OTA targets with a model of their own).
+ */
+export async function registerNodes(baseUrl, token, count, serialPrefix, model = 'FD-WM-9') {
   const registered = [];
   for (let i = 0; i < count; i += 1000) {
     const size = Math.min(1000, count - i);
     const nodes = Array.from({ length: size }, (_, k) => ({
       type: 'Washing Machine',
-      model: 'FD-WM-9',
+      model,
       fw_version: '3.1.2',
       tags: ['location:Pune', `esp.serial_num:${serialPrefix}-${i + k}`],
     }));

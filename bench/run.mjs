@@ -10,6 +10,8 @@ const BENCHMARKS = {
   'node-list': 'node-list.mjs', // B6
   ingest: 'ingest.mjs', // B1
   connections: 'connections.mjs', // B2 + B3
+  'ota-fanout': 'ota-fanout.mjs', // B4 (scaled)
+  'firmware-download': 'firmware-download.mjs', // B5
 };
 const SMOKE_LIMIT_MS = 60_000;
 
