@@ -2,9 +2,13 @@ import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // `source` makes workspace packages resolve to their TypeScript sources, so tests need no build.
+// Vitest hands the server conditions to Node too (`--conditions`); `module` must not be one, or
+// Node's own require() picks bundler-only ESM builds (the AWS SDK's extensionless `dist-es`).
+const nodeConditions = defaultServerConditions.filter((condition) => condition !== 'module');
+
 export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+  ssr: { resolve: { conditions: ['source', ...nodeConditions] } },
   test: {
     projects: [
       {
