@@ -89,7 +89,10 @@ export async function createServices(
     Math.floor(Date.now() / 1000),
   );
   const urlSigner = new UrlSigner(Buffer.from(urlKey, 'base64'));
-  const blobStore = new LocalBlobStore(config.dataDir, config.publicUrl, urlSigner);
+  // S3_BUCKET selects an S3-compatible store; the SDK is loaded only then (it is large).
+  const blobStore: BlobStore = config.s3
+    ? new (await import('./storage/s3-blob-store.js')).S3BlobStore(config.s3)
+    : new LocalBlobStore(config.dataDir, config.publicUrl, urlSigner);
   const images = new ImageService(
     database.db,
     blobStore,

@@ -70,4 +70,76 @@ describe('parseConfig', () => {
         expect(problems).toContain(name);
     }
   });
+
+  it('keeps blobs on local disk unless S3_BUCKET is set', () => {
+    expect(parseConfig({}).s3).toBeUndefined();
+    expect(parseConfig({ S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).s3).toBeUndefined();
+  });
+
+  it('selects an S3-compatible store with S3_BUCKET and reads every S3 variable', () => {
+    expect(
+      parseConfig({
+        S3_BUCKET: 'fleet-blobs',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_REGION: 'eu-west-1',
+        S3_ACCESS_KEY_ID: 'AKIA123',
+        S3_SECRET_ACCESS_KEY: 'secret/key',
+        S3_PREFIX: '/site-a/prod/',
+      }).s3,
+    ).toEqual({
+      bucket: 'fleet-blobs',
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-1',
+      accessKeyId: 'AKIA123',
+      secretAccessKey: 'secret/key',
+      forcePathStyle: true,
+      prefix: 'site-a/prod',
+    });
+  });
+
+  it('uses virtual-hosted AWS addressing in us-east-1 when no endpoint is given', () => {
+    const s3 = parseConfig({
+      S3_BUCKET: 'fleet-blobs',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    }).s3;
+    expect(s3).toMatchObject({ region: 'us-east-1', endpoint: undefined, forcePathStyle: false });
+    expect(s3?.prefix).toBeUndefined();
+    const explicit = parseConfig({
+      S3_BUCKET: 'fleet-blobs',
+      S3_ENDPOINT: 'https://objects.example.net',
+      S3_FORCE_PATH_STYLE: 'false',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    }).s3;
+    expect(explicit?.forcePathStyle).toBe(false);
+  });
+
+  it('lists a bucket without credentials and a bad endpoint as configuration problems', () => {
+    try {
+      parseConfig({
+        S3_BUCKET: 'fleet-blobs',
+        S3_ENDPOINT: 'minio:9000',
+        S3_FORCE_PATH_STYLE: 'yes',
+        S3_PREFIX: '../up',
+        PORT: 'eighty',
+      });
+      expect.unreachable('parseConfig accepted a bad S3 configuration');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      for (const name of [
+        'S3_ENDPOINT',
+        'S3_ACCESS_KEY_ID: required when S3_BUCKET is set',
+        'S3_SECRET_ACCESS_KEY: required when S3_BUCKET is set',
+        'S3_FORCE_PATH_STYLE',
+        'S3_PREFIX',
+        'PORT',
+      ])
+        expect(problems).toContain(name);
+    }
+    expect(() =>
+      parseConfig({ S3_BUCKET: 'Not_A_Bucket', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }),
+    ).toThrow(/S3_BUCKET/);
+  });
 });

@@ -48,7 +48,50 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  S3_ENDPOINT: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  ),
+  S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1')
+    .default('us-east-1'),
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: optionalText.pipe(z.enum(['true', 'false']).optional()),
+  S3_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .transform((value) => value.replace(/^\/+|\/+$/g, ''))
+      .pipe(
+        z
+          .string()
+          .regex(
+            /^([A-Za-z0-9_-][A-Za-z0-9._-]*)(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/,
+            'must be path segments of letters, digits, ".", "_" and "-"',
+          )
+          .max(100),
+      )
+      .optional(),
+  ),
 });
+
+/** The S3-compatible blob store that S3_BUCKET selects (else blobs stay under DATA_DIR). */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  accessKeyId: string;
+  secretAccessKey: string;
+  prefix: string | undefined;
+}
 
 /** The parsed, typed configuration of one server process. */
 export interface AppConfig {
@@ -71,6 +114,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** The largest firmware image (or package) accepted, in bytes. */
   otaImageMaxBytes: number;
+  /** Firmware and files in an S3-compatible bucket; undefined keeps them on local disk. */
+  s3: S3Config | undefined;
 }
 
 /** A configuration error listing every bad variable. */
@@ -86,13 +131,17 @@ const defaultWebDist = path.resolve(import.meta.dirname, '../../../web/dist');
 /** Parses the environment once at start-up; nothing else reads `process.env`. */
 export function parseConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map(
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map(
         (issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`,
-      ),
-    );
+      );
+  // Checked on the raw values so these join the schema's problems in one list.
+  if (env.S3_BUCKET?.trim()) {
+    for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+      if (!env[name]?.trim()) problems.push(`${name}: required when S3_BUCKET is set`);
   }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -113,5 +162,19 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
     trustProxy: e.TRUST_PROXY,
     otaImageMaxBytes: e.OTA_IMAGE_MAX_MB * 1024 * 1024,
+    s3:
+      e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            bucket: e.S3_BUCKET,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT,
+            // MinIO and most self-hosted stores have no per-bucket DNS names.
+            forcePathStyle:
+              (e.S3_FORCE_PATH_STYLE ?? String(e.S3_ENDPOINT !== undefined)) === 'true',
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            prefix: e.S3_PREFIX || undefined,
+          }
+        : undefined,
   };
 }

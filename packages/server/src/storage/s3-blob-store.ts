@@ -102,8 +102,8 @@ function isVirtualHostable(bucket: string): boolean {
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
   private readonly prefix: string;
-  /** Scheme, host and base path of object URLs, e.g. `http://127.0.0.1:9000/bucket`. */
-  private readonly objectBase: URL;
+  /** Where object URLs start: `http://127.0.0.1:9000` + `/bucket` (path style), or a bucket host. */
+  private readonly objectBase: { origin: string; host: string; path: string };
 
   constructor(private readonly options: S3BlobStoreOptions) {
     this.client = new S3Client({
@@ -123,17 +123,14 @@ export class S3BlobStore implements BlobStore {
     this.objectBase = this.objectBaseUrl();
   }
 
-  private objectBaseUrl(): URL {
+  private objectBaseUrl(): { origin: string; host: string; path: string } {
     const { bucket, region, endpoint, forcePathStyle } = this.options;
     const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
     const basePath = base.pathname.replace(/\/+$/, '');
-    if (forcePathStyle || !isVirtualHostable(bucket)) {
-      base.pathname = `${basePath}/${rfc3986(bucket)}`;
-    } else {
-      base.hostname = `${bucket}.${base.hostname}`;
-      base.pathname = basePath;
-    }
-    return base;
+    if (forcePathStyle || !isVirtualHostable(bucket))
+      return { origin: base.origin, host: base.host, path: `${basePath}/${rfc3986(bucket)}` };
+    base.hostname = `${bucket}.${base.hostname}`;
+    return { origin: base.origin, host: base.host, path: basePath };
   }
 
   private objectKey(key: string): string {
@@ -245,8 +242,8 @@ export class S3BlobStore implements BlobStore {
     const expiresIn = Math.max(1, Math.min(MAX_PRESIGN_SECONDS, expiresAt - signedAt));
     const { amzDate, dateStamp } = amzDates(signedAt);
     const scope = `${dateStamp}/${this.options.region}/s3/aws4_request`;
-    const url = new URL(this.objectBase);
-    url.pathname = `${url.pathname}/${this.objectKey(key).split('/').map(rfc3986).join('/')}`;
+    const { origin, host, path: basePath } = this.objectBase;
+    const path = `${basePath}/${this.objectKey(key).split('/').map(rfc3986).join('/')}`;
     const query: Record<string, string> = {
       ...params,
       'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
@@ -262,9 +259,9 @@ export class S3BlobStore implements BlobStore {
       .join('&');
     const canonicalRequest = [
       method,
-      url.pathname,
+      path,
       canonicalQuery,
-      `host:${url.host}`,
+      `host:${host}`,
       '',
       'host',
       UNSIGNED_PAYLOAD,
@@ -279,6 +276,6 @@ export class S3BlobStore implements BlobStore {
     for (const part of [dateStamp, this.options.region, 's3', 'aws4_request'])
       signingKey = createHmac('sha256', signingKey).update(part).digest();
     const signature = createHmac('sha256', signingKey).update(stringToSign).digest('hex');
-    return `${url.origin}${url.pathname}?${canonicalQuery}&X-Amz-Signature=${signature}`;
+    return `${origin}${path}?${canonicalQuery}&X-Amz-Signature=${signature}`;
   }
 }
