@@ -163,6 +163,7 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
     expect(view.total_count).toBe(4);
     expect(view.status).toBe('active');
     expect(view.groups).toEqual([groupId]);
+    expect(view.node_groups).toEqual([{ group_id: groupId, group_name: 'Pune fridges' }]);
     expect(view.nodes).toEqual(['FR1', 'AC1']);
     expect(await summary(created.ota_job_id)).toMatchObject({ total: 4, started: 4, success: 0 });
     const page = await call(
@@ -182,6 +183,9 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
   it('targets every node with FFFF-FFFF', async () => {
     const created = await createJob({ groups: ['FFFF-FFFF'] });
     expect(created.total_count).toBe(7);
+    expect((await job(created.ota_job_id)).node_groups).toEqual([
+      { group_id: 'FFFF-FFFF', group_name: 'All' },
+    ]);
   });
 
   it('keeps counts right under duplicated, reordered and foreign status reports, then finishes', async () => {

@@ -309,6 +309,8 @@ export const OtaJobSchema = z.object({
   /** Executions in a final state (success, failed, rejected, cancelled). */
   completed_count: z.number().int(),
   groups: z.array(z.string()),
+  /** The job's groups with their names (a deleted group keeps its id and an empty name). */
+  node_groups: z.array(z.object({ group_id: z.string(), group_name: z.string() })),
   nodes: z.array(z.string()),
   archived: z.boolean(),
   fault_id: z.string().optional(),

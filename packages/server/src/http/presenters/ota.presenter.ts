@@ -24,7 +24,8 @@ export function toOtaImage(row: OtaImageRow, imageUrl: string): OtaImage {
 }
 
 /** A job as the API shows it; counts come from the executions. */
-export function toOtaJob({ job, summary }: JobView): OtaJob {
+export function toOtaJob({ job, summary, groupNames }: JobView): OtaJob {
+  const groups = JSON.parse(job.groups) as string[];
   const completed = summary.success + summary.failed + summary.rejected + summary.cancelled;
   return {
     ota_job_id: job.ota_job_id,
@@ -43,7 +44,8 @@ export function toOtaJob({ job, summary }: JobView): OtaJob {
       : {}),
     total_count: summary.total,
     completed_count: completed,
-    groups: JSON.parse(job.groups) as string[],
+    groups,
+    node_groups: groups.map((id) => ({ group_id: id, group_name: groupNames.get(id) ?? '' })),
     nodes: JSON.parse(job.nodes) as string[],
     archived: job.archived === 1,
     ...(job.fault_id ? { fault_id: job.fault_id } : {}),

@@ -1,4 +1,5 @@
 import {
+  ALL_NODES_GROUP_ID,
   ERROR_CODES,
   FAULT_PARAM_BY_TYPE,
   MESSAGES,
@@ -31,10 +32,11 @@ import { newOtaId } from '../firmware/image.service.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A job with the counts derived from its executions. */
+/** A job with the counts derived from its executions and the names of its groups. */
 export interface JobView {
   job: JobWithImage;
   summary: JobSummary;
+  groupNames: ReadonlyMap<string, string>;
 }
 
 /** Turns per-status counts into the summary shape (unknown statuses count only in total). */
@@ -169,8 +171,13 @@ export class OtaJobService {
       this.db,
       page.rows.map((row) => row.ota_job_id),
     );
+    const groupNames = await this.groupNames(page.rows);
     return {
-      views: page.rows.map((job) => ({ job, summary: toSummary(counts.get(job.ota_job_id)) })),
+      views: page.rows.map((job) => ({
+        job,
+        summary: toSummary(counts.get(job.ota_job_id)),
+        groupNames,
+      })),
       total: page.total,
       ...(page.nextId ? { nextId: page.nextId } : {}),
     };
@@ -181,7 +188,27 @@ export class OtaJobService {
     const job = await findJob(this.db, otaJobId);
     if (!job) throw notFound(SERVER_MESSAGES.jobNotFound, ERROR_CODES.otaJobNotFound);
     const counts = await countByStatus(this.db, [otaJobId]);
-    return { job, summary: toSummary(counts.get(otaJobId)) };
+    return {
+      job,
+      summary: toSummary(counts.get(otaJobId)),
+      groupNames: await this.groupNames([job]),
+    };
+  }
+
+  /** Names of the groups the jobs target (FFFF-FFFF is 'All'). */
+  private async groupNames(jobs: Array<{ groups: string }>): Promise<Map<string, string>> {
+    const ids = new Set<string>();
+    for (const job of jobs) for (const id of JSON.parse(job.groups) as string[]) ids.add(id);
+    const names = new Map<string, string>();
+    if (ids.delete(ALL_NODES_GROUP_ID)) names.set(ALL_NODES_GROUP_ID, 'All');
+    if (ids.size === 0) return names;
+    const rows = await this.db
+      .selectFrom('node_groups')
+      .select(['group_id', 'group_name'])
+      .where('group_id', 'in', [...ids])
+      .execute();
+    for (const row of rows) names.set(row.group_id, row.group_name);
+    return names;
   }
 
   /** PUT admin/otajob without archive: cancel. New offers stop at once. */

@@ -99,7 +99,8 @@ export const FIRMWARE_LABELS = {
   nodesSearching: 'Searching…',
   nodesNone: 'No node id starts with that',
   nodesTypeToSearch: 'Type to search nodes',
-  forcePushHint: 'Push the update even if the device reports the same firmware version.',
+  forcePushHint:
+    'Offer the update to online devices at once; the others get it when they next connect or ask.',
   start: 'Start',
   viewJob: 'View job details',
   jobStarted: 'Job {job} created for {count} devices.',

@@ -232,7 +232,7 @@ export function JobDetailsScreen({
           </Field>
           <Field label={OTA_LABELS.fieldGroups} span>
             {job ? (
-              <TargetList display={jobGroupsDisplay(job.groups)} testId="job-groups" />
+              <TargetList display={jobGroupsDisplay(job.node_groups)} testId="job-groups" />
             ) : (
               skeleton(200)
             )}

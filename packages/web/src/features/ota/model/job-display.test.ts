@@ -39,7 +39,10 @@ describe('status labels', () => {
 
 describe('jobGroupsDisplay', () => {
   it('lists up to 20 groups and shows the all-nodes group as All (FFFF-FFFF)', () => {
-    const groups = ['FFFF-FFFF', ...Array.from({ length: 19 }, (_, i) => `G-${i}`)];
+    const groups = [
+      { group_id: 'FFFF-FFFF', group_name: 'All' },
+      ...Array.from({ length: 19 }, (_, i) => ({ group_id: `G-${i}`, group_name: '' })),
+    ];
     const display = jobGroupsDisplay(groups);
     expect(display.kind).toBe('list');
     if (display.kind !== 'list') return;
@@ -48,8 +51,15 @@ describe('jobGroupsDisplay', () => {
     expect(display.items[1]).toBe('G-0');
   });
 
+  it('names a group with its id when the server knows its name', () => {
+    expect(jobGroupsDisplay([{ group_id: '12AB-34CD', group_name: 'Pune ACs' }])).toEqual({
+      kind: 'list',
+      items: ['Pune ACs (12AB-34CD)'],
+    });
+  });
+
   it('gives the spec message instead of the list beyond 20 groups', () => {
-    const groups = Array.from({ length: 21 }, (_, i) => `G-${i}`);
+    const groups = Array.from({ length: 21 }, (_, i) => ({ group_id: `G-${i}`, group_name: '' }));
     expect(jobGroupsDisplay(groups)).toEqual({
       kind: 'tooMany',
       message: MESSAGES.groupsMoreThan20,

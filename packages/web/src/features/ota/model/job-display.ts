@@ -2,6 +2,7 @@ import {
   JOB_GROUPS_DISPLAY_LIMIT,
   JOB_NODES_DISPLAY_LIMIT,
   MESSAGES,
+  ALL_NODES_GROUP_ID,
   groupDisplayName,
   type OtaExecutionStatus,
   type OtaJob,
@@ -95,14 +96,24 @@ export type TargetListDisplay =
 
 /**
  * Groups are listed only when there are 20 or fewer, else 'The number of groups are more than
- * 20.'; FFFF-FFFF reads 'All (FFFF-FFFF)' (fleet-management §2, §9).
+ * 20.'; FFFF-FFFF reads 'All (FFFF-FFFF)' (fleet-management §2, §9); other groups read
+ * 'Name (id)' when the server knows their name.
  */
-export function jobGroupsDisplay(groups: readonly string[]): TargetListDisplay {
+export function jobGroupsDisplay(
+  groups: readonly { group_id: string; group_name: string }[],
+): TargetListDisplay {
   if (groups.length === 0) return { kind: 'none' };
   if (groups.length > JOB_GROUPS_DISPLAY_LIMIT) {
     return { kind: 'tooMany', message: MESSAGES.groupsMoreThan20 };
   }
-  return { kind: 'list', items: groups.map((group) => groupDisplayName(group, 'details')) };
+  return {
+    kind: 'list',
+    items: groups.map(({ group_id: id, group_name: name }) =>
+      id === ALL_NODES_GROUP_ID || name.trim() === ''
+        ? groupDisplayName(id, 'details')
+        : `${name} (${id})`,
+    ),
+  };
 }
 
 /** Nodes are listed only when there are 10 or fewer; the table below always has them all. */

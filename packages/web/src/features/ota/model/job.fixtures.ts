@@ -30,6 +30,7 @@ export function jobOf(fields: Partial<OtaJob> = {}): OtaJob {
     total_count: 3,
     completed_count: 0,
     groups: [],
+    node_groups: [],
     nodes: ['n1', 'n2', 'n3'],
     archived: false,
     summary: summaryOf({ total: 3, triggered: 3 }),
