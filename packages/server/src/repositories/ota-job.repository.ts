@@ -318,6 +318,79 @@ export function executionHistory(db: Db, otaJobId: string, nodeId: string) {
     .execute();
 }
 
+/** The current state of many executions at once, keyed by `<job>\n<node>`. */
+export async function findExecutions(
+  db: Db,
+  pairs: Array<{ jobId: string; nodeId: string }>,
+): Promise<
+  Map<
+    string,
+    { status: string; status_timestamp: number; additional_info: string; ts_source: string }
+  >
+> {
+  const found = new Map<
+    string,
+    { status: string; status_timestamp: number; additional_info: string; ts_source: string }
+  >();
+  for (let i = 0; i < pairs.length; i += 400) {
+    const chunk = pairs.slice(i, i + 400);
+    const rows = await db
+      .selectFrom('ota_executions')
+      .select([
+        'ota_job_id',
+        'node_id',
+        'status',
+        'status_timestamp',
+        'additional_info',
+        'ts_source',
+      ])
+      .where((eb) =>
+        eb(
+          eb.refTuple('ota_job_id', 'node_id'),
+          'in',
+          chunk.map((pair) => eb.tuple(pair.jobId, pair.nodeId)),
+        ),
+      )
+      .execute();
+    for (const row of rows)
+      found.set(`${row.ota_job_id}\n${row.node_id}`, {
+        status: row.status,
+        status_timestamp: Number(row.status_timestamp),
+        additional_info: row.additional_info,
+        ts_source: row.ts_source,
+      });
+  }
+  return found;
+}
+
+/** A new state of one execution. */
+export interface ExecutionUpdate {
+  jobId: string;
+  nodeId: string;
+  status: string;
+  timestamp: number;
+  info: string;
+  source: string;
+}
+
+/** Writes many execution states in one statement per 300 rows (UPDATE … FROM a VALUES list). */
+export async function updateExecutions(db: Db, updates: ExecutionUpdate[]): Promise<void> {
+  for (let i = 0; i < updates.length; i += 300) {
+    const values = sql.join(
+      updates
+        .slice(i, i + 300)
+        .map(
+          (u) =>
+            sql`(${u.jobId}, ${u.nodeId}, ${u.status}, ${u.timestamp}, ${u.info}, ${u.source})`,
+        ),
+    );
+    await sql`with v(j, n, s, t, i, src) as (values ${values})
+      update ota_executions set status = v.s, status_timestamp = cast(v.t as bigint),
+        additional_info = v.i, ts_source = v.src
+      from v where ota_executions.ota_job_id = v.j and ota_executions.node_id = v.n`.execute(db);
+  }
+}
+
 /** The current execution of a node in a job. */
 export function findExecution(db: Db, otaJobId: string, nodeId: string) {
   return db

@@ -2,9 +2,11 @@ import type { OtaExecutionStatus, OtaStatusPayload } from '@fleetdeck/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
-  findExecution,
+  findExecutions,
   finishCompletedJobs,
   insertHistory,
+  updateExecutions,
+  type ExecutionUpdate,
   type HistoryEntry,
 } from '../../repositories/ota-job.repository.js';
 import { plausibleNodeTime, reportApplies, type ExecutionState } from './ota-status.rules.js';
@@ -34,17 +36,24 @@ export async function applyOtaReports(
     if (list) list.push(report);
     else byExecution.set(key, [report]);
   }
+  const current = await findExecutions(
+    trx,
+    [...byExecution.values()].map(([first]) => ({
+      jobId: first?.payload.ota_job_id ?? '',
+      nodeId: first?.nodeId ?? '',
+    })),
+  );
   const changed = new Set<string>();
   const history: HistoryEntry[] = [];
-  for (const list of byExecution.values()) {
+  const updates: ExecutionUpdate[] = [];
+  for (const [key, list] of byExecution) {
+    const execution = current.get(key);
     const first = list[0];
-    if (!first) continue;
+    if (!execution || !first) continue; // the job does not target this node
     const jobId = first.payload.ota_job_id;
-    const execution = await findExecution(trx, jobId, first.nodeId);
-    if (!execution) continue;
     const start: ExecutionState = {
       status: execution.status as OtaExecutionStatus,
-      timestamp: Number(execution.status_timestamp),
+      timestamp: execution.status_timestamp,
     };
     let state = start;
     let info = execution.additional_info;
@@ -70,20 +79,17 @@ export async function applyOtaReports(
       }
     }
     changed.add(jobId);
-    if (state !== start) {
-      await trx
-        .updateTable('ota_executions')
-        .set({
-          status: state.status,
-          status_timestamp: state.timestamp,
-          additional_info: info,
-          ts_source: source,
-        })
-        .where('ota_job_id', '=', jobId)
-        .where('node_id', '=', first.nodeId)
-        .execute();
-    }
+    if (state !== start)
+      updates.push({
+        jobId,
+        nodeId: first.nodeId,
+        status: state.status,
+        timestamp: state.timestamp,
+        info,
+        source,
+      });
   }
+  await updateExecutions(trx, updates);
   await insertHistory(trx, history);
   const now = Math.floor(Date.now() / 1000);
   const finishedJobs = await finishCompletedJobs(trx, [...changed], now);
