@@ -117,6 +117,12 @@ export const STATS_DURATIONS = ['daily', 'weekly', 'monthly', 'yearly'] as const
 export const STATS_DAILY_DEFAULT_DAYS = 7;
 export const STATS_DAILY_MAX_DAYS = 31;
 export const STATS_WEEKLY_MAX_MONTHS = 3;
+/** Monthly ranges: the screen offers the current and the previous year, so up to 24 months. */
+export const STATS_MONTHLY_MAX_MONTHS = 24;
+/** Yearly ranges: RainMaker's limit of five years. */
+export const STATS_YEARLY_MAX_YEARS = 5;
+/** Year choices on screen: the current year and the one before it. */
+export const STATS_YEAR_CHOICES = 2;
 
 /** Dates display as DD MMM YY HH:mm in UTC; lists use DD MMM YY, HH:mm. */
 export const DATE_FORMAT = 'DD MMM YY HH:mm';

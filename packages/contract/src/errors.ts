@@ -31,6 +31,9 @@ export const ERROR_CODES = {
   otaJobState: 105014,
   otaNoTargets: 105009,
   uploadInvalid: 112001,
+  /** common_custom_data: the name does not exist / a fault catalogue cannot be deleted. */
+  customDataNameNotFound: 115004,
+  customDataInvalid: 115001,
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -83,6 +86,17 @@ export const SERVER_MESSAGES = {
   imageDeleted: 'Firmware image deleted successfully.',
   imageArchivedDone: 'Firmware image archived successfully.',
   imageUnarchivedDone: 'Firmware image unarchived successfully.',
+  // common_custom_data (rainmaker-contract A.8).
+  customDataNameNotFound: "Name doesn't exist",
+  customDataSaved: 'Common custom data updated successfully.',
+  customDataDeleted: 'Common custom data deleted successfully.',
+  faultCatalogueNotDeletable: 'A fault catalogue cannot be deleted; save an edited one instead.',
+  customDataTooLarge: 'Request body exceeds maximum allowed limit',
+  // Statistics (RainMaker's texts where the spec quotes none).
+  statsInvalidMetrics: 'Error, Please provide valid metrics list separated by comma',
+  statsInvalidTimezone: 'Error, Please specify the timezone parameter correctly',
+  statsMonthlyLimit: 'Monthly data can be retrieved for 1 to 24 months',
+  statsYearlyLimit: 'Yearly data can be retrieved for 1 to 5 years',
 } as const;
 
 /** The failure body every 4xx/5xx answer carries. */

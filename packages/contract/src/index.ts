@@ -12,3 +12,6 @@ export * from './mqtt.js';
 export * from './schemas/groups.js';
 export * from './schemas/ota.js';
 export * from './ota-protocol.js';
+export * from './schemas/stats.js';
+export * from './fault-catalogue.js';
+export * from './schemas/faults.js';
