@@ -26,8 +26,9 @@ function parseJson(text: string): unknown {
 
 /**
  * PUT the raw file to the signed upload URL with XMLHttpRequest (fetch cannot report upload
- * progress), with the session cookies and the CSRF header. A 413 and any other failure reject
- * with the server's description.
+ * progress). The signature is the authorisation: to this server the browser sends its cookies
+ * anyway, so the CSRF header goes along; to an object store (S3) it sends neither. A 413 and any
+ * other failure reject with the server's description.
  */
 export function putFile(
   url: string,
@@ -42,8 +43,8 @@ export function putFile(
     }
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
-    xhr.withCredentials = true;
-    xhr.setRequestHeader(CSRF_HEADER, CSRF_HEADER_VALUE);
+    if (new URL(url, window.location.href).origin === window.location.origin)
+      xhr.setRequestHeader(CSRF_HEADER, CSRF_HEADER_VALUE);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.onprogress = (event) =>
       onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
