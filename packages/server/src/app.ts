@@ -162,7 +162,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // Uploads go straight to an object store when one is configured.
+        connectSrc: [
+          "'self'",
+          ...(services.blobStore.externalOrigin ? [services.blobStore.externalOrigin] : []),
+        ],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],

@@ -349,6 +349,12 @@ describe('S3BlobStore against an S3-compatible server (s3rver)', () => {
       expect(await keysUnder(key)).toEqual([]);
     });
 
+    it('lets the dashboard upload to the object store (CSP connect-src names it)', async () => {
+      const response = await app.app.inject({ method: 'GET', url: '/healthz' });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toMatch(new RegExp(`connect-src 'self' ${new URL(endpoint).origin}(;|$)`));
+    });
+
     it('refuses to make an image of an upload that never arrived', async () => {
       const ticket = await call('GET', '/v1/admin/otaimage/package/upload?file_name=none.bin');
       const { file_path: filePath } = ticket.json<{ file_path: string }>();

@@ -19,6 +19,11 @@ export interface BlobRange {
  */
 export interface BlobStore {
   /**
+   * The origin of the URLs this store hands out when it is not this server (an object store),
+   * so the dashboard's Content-Security-Policy can let the browser upload there.
+   */
+  readonly externalOrigin?: string;
+  /**
    * Streams `source` into `key`, failing with BlobTooLargeError past `maxBytes`. Nothing is
    * visible under `key` until the whole stream arrived (no half-written file is ever served).
    */

@@ -103,6 +103,11 @@ export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
   private readonly prefix: string;
   /** Where object URLs start: `http://127.0.0.1:9000` + `/bucket` (path style), or a bucket host. */
+  /** The object store's origin, for the dashboard's connect-src. */
+  get externalOrigin(): string {
+    return this.objectBase.origin;
+  }
+
   private readonly objectBase: { origin: string; host: string; path: string };
 
   constructor(private readonly options: S3BlobStoreOptions) {
