@@ -238,8 +238,26 @@ describe.each(DIALECTS)('firmware images on %s', (dialect) => {
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ description: SERVER_MESSAGES.uploadNotFound });
 
-    const bad = await call('GET', '/v1/otaimage/package/upload?file_name=..%2Fevil.zip');
-    expect(bad.statusCode).toBe(400);
+    // QUALITY S8: traversal, absolute, NUL and backslash names never reach the store.
+    for (const name of [
+      '..%2Fevil.zip',
+      '%2Fetc%2Fpasswd.bin',
+      'a%00.bin',
+      '..%5C..%5Cx.bin',
+      '..',
+    ]) {
+      const bad = await call('GET', `/v1/otaimage/package/upload?file_name=${name}`);
+      expect(bad.statusCode, name).toBe(400);
+      expect(bad.json()).toMatchObject({ status: 'failure' });
+    }
+    // A unicode name is fine: the store keys files by a random id, not by the name.
+    const unicode = await call(
+      'GET',
+      `/v1/otaimage/package/upload?file_name=${encodeURIComponent('ファーム 1.bin')}`,
+    );
+    expect(unicode.statusCode, unicode.body).toBe(200);
+    const unicodeUrl = unicode.json<{ url: string }>().url;
+    expect(new URL(unicodeUrl).pathname).toMatch(/^\/v1\/blobs\/uploads\/[A-Za-z0-9_-]+$/);
     const wrongType = await call('GET', '/v1/otaimage/package/upload?file_name=evil.sh');
     expect(wrongType.json()).toMatchObject({ description: SERVER_MESSAGES.invalidFileType });
 
