@@ -193,6 +193,28 @@ export function createAppRouter() {
                   .FaultImageDetailsRoute,
               }),
             },
+            // Fault screens (access §2): Faults List, fault device list, Fault History.
+            {
+              path: 'FaultList',
+              lazy: async () => ({
+                Component: (await import('../features/faults/routes/fault-list.route'))
+                  .FaultListRoute,
+              }),
+            },
+            {
+              path: 'FaultList/:type/:code',
+              lazy: async () => ({
+                Component: (await import('../features/faults/routes/fault-devices.route'))
+                  .FaultDevicesRoute,
+              }),
+            },
+            {
+              path: 'Faulthistory',
+              lazy: async () => ({
+                Component: (await import('../features/faults/routes/fault-history.route'))
+                  .FaultHistoryRoute,
+              }),
+            },
             ...['deployment-settings', 'alarmalert'].map((path) => ({
               path,
               lazy: async () => ({

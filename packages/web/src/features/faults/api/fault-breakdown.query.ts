@@ -27,6 +27,6 @@ export const faultBreakdownQueryOptions = (type: FaultTypeKey, code: string) =>
     refetchOnWindowFocus: false,
   });
 
-export function useFaultBreakdown(type: FaultTypeKey, code: string) {
-  return useQuery(faultBreakdownQueryOptions(type, code));
+export function useFaultBreakdown(type: FaultTypeKey, code: string, enabled = true) {
+  return useQuery({ ...faultBreakdownQueryOptions(type, code), enabled });
 }

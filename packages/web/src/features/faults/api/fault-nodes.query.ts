@@ -53,6 +53,6 @@ export const faultNodesQueryOptions = (request: FaultNodesRequest) =>
     refetchOnWindowFocus: false,
   });
 
-export function useFaultNodes(request: FaultNodesRequest) {
-  return useQuery(faultNodesQueryOptions(request));
+export function useFaultNodes(request: FaultNodesRequest, enabled = true) {
+  return useQuery({ ...faultNodesQueryOptions(request), enabled });
 }

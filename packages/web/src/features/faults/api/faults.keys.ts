@@ -9,6 +9,8 @@ export const faultKeys = {
   catalogue: (type: FaultTypeKey) => [...faultKeys.catalogues(), type] as const,
   /** Everything about the devices that report a fault now: device pages and breakdowns. */
   current: () => [...faultKeys.all, 'current'] as const,
+  distributions: () => [...faultKeys.current(), 'distribution'] as const,
+  distribution: (type: FaultTypeKey) => [...faultKeys.distributions(), type] as const,
   nodeLists: () => [...faultKeys.current(), 'nodes'] as const,
   nodes: (request: FaultNodesRequest) => [...faultKeys.nodeLists(), request] as const,
   breakdowns: () => [...faultKeys.current(), 'breakdown'] as const,

@@ -1,0 +1,239 @@
+import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES, formatMessage } from '@fleetdeck/contract';
+import type { OtaImage } from '@fleetdeck/contract';
+import {
+  ActionIcon,
+  Anchor,
+  Box,
+  Divider,
+  Grid,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconArrowLeft, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { useSessionUser } from '../../auth/components/session-user';
+import { StartOtaModal, type OtaImageRef } from '../../firmware/components/start-ota-modal';
+import { NodeTablePager } from '../../nodes/components/node-table-pager';
+import { SearchInput } from '../../nodes/components/search-input';
+import { useCursorPaging } from '../../ota/components/use-cursor-paging';
+import { useFaultBreakdown } from '../api/fault-breakdown.query';
+import { useFaultCatalogue } from '../api/fault-catalogue.query';
+import { useFaultImages } from '../api/fault-images.query';
+import {
+  faultNodesQueryOptions,
+  useFaultNodes,
+  type FaultNodesRequest,
+} from '../api/fault-nodes.query';
+import { faultKeys } from '../api/faults.keys';
+import { FAULT_LABELS } from '../labels';
+import { findDefinition } from '../model/fault-catalogue';
+import { faultDevicesPath, faultListPath } from '../model/fault-paths';
+import type { FaultTypeKey } from '../model/fault-types';
+import { diagnosticsLinksOn } from './diagnostics-links';
+import { FaultBreakdownPanel } from './fault-breakdown-panel';
+import { FaultDeviceTable } from './fault-device-table';
+import { FaultImageCard } from './fault-image-card';
+import { FaultTypeSelect } from './fault-type-select';
+import { useUrlSearch } from './use-url-search';
+
+/**
+ * The fault device list (access §2 Fault screens): '{count} Devices With Fault {code}', a type
+ * select, an exact search by display code or device id, the devices reporting the code now (cursor
+ * paging 10/20/25), and beside it how they split by firmware version, model and city, with the
+ * fault image for the code when there is one. `code` is the error code (a display code in a
+ * hand-typed URL is understood too).
+ */
+export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: string }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const user = useSessionUser();
+  const canPush = user.permissions.includes('ota.write');
+  const catalogue = useFaultCatalogue(type);
+  const definition = findDefinition(catalogue.data ?? [], code);
+  const errCode = definition?.err_code ?? code;
+  const shownCode = definition?.disp_code ?? code;
+  const search = useUrlSearch();
+  const scope = `${type}|${errCode}|${search.applied ?? ''}`;
+  const paging = useCursorPaging(scope, PAGE_SIZES.faultDeviceList, DEFAULT_PAGE_SIZE);
+  const [pushing, setPushing] = useState<OtaImageRef | null>(null);
+
+  const request: FaultNodesRequest = {
+    type,
+    code: errCode,
+    search: search.applied,
+    start_id: paging.cursor,
+    num_records: paging.pageSize,
+  };
+  // Until the catalogue answers, a display code in the URL cannot be told from an error code.
+  const ready = !catalogue.isPending;
+  const nodes = useFaultNodes(request, ready);
+  const breakdown = useFaultBreakdown(type, errCode, ready);
+  const images = useFaultImages(
+    type,
+    definition === undefined ? [code] : [definition.err_code, definition.disp_code],
+    ready,
+  );
+  const stale = nodes.isPlaceholderData;
+  const nextId = stale ? undefined : nodes.data?.next;
+
+  useEffect(() => {
+    if (nextId === undefined) return;
+    void queryClient.prefetchQuery(faultNodesQueryOptions({ ...request, start_id: nextId }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nextId, scope, paging.pageSize, paging.cursor, queryClient]);
+
+  // The title counts every device with the fault; with a search the list shows the matches.
+  const total = search.applied === undefined ? nodes.data?.count : breakdown.data?.total;
+  const title =
+    total === undefined || stale
+      ? undefined
+      : formatMessage(FAULT_LABELS.devicesWithFault, { count: total, code: shownCode });
+  useDocumentTitle(
+    `${title ?? formatMessage(FAULT_LABELS.devicesWithFault, { count: '…', code: shownCode })} · Fleetdeck`,
+  );
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: faultKeys.current(), refetchType: 'none' });
+    void nodes.refetch();
+    void breakdown.refetch();
+  };
+
+  const pushImage = (image: OtaImage) =>
+    setPushing({
+      ota_image_id: image.ota_image_id,
+      image_name: image.image_name,
+      ...(image.fault_id !== undefined ? { fault_id: image.fault_id } : {}),
+    });
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Anchor component={Link} to={faultListPath(type)} size="sm">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} aria-hidden="true" />
+            {FAULT_LABELS.backToFaultList}
+          </Group>
+        </Anchor>
+        <Title order={1} size="h2" data-testid="fault-devices-title">
+          {title ?? <Skeleton component="span" display="inline-block" height={28} width={320} />}
+        </Title>
+        {definition !== undefined && (
+          <Text c="dimmed" size="sm">
+            {definition.description}
+            <Text span c="dimmed" size="sm">
+              {' '}
+              · {FAULT_LABELS.columnErrorCode} {definition.err_code}
+            </Text>
+          </Text>
+        )}
+      </Stack>
+      <Grid gap="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Paper withBorder radius="lg" data-testid="fault-device-list">
+            <Stack gap={0}>
+              <Box p="md">
+                <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
+                  <Group align="flex-end" gap="sm" wrap="wrap" style={{ flex: '1 1 auto' }}>
+                    <FaultTypeSelect
+                      value={type}
+                      short
+                      onChange={(next) => void navigate(faultDevicesPath(next, errCode))}
+                    />
+                    <SearchInput
+                      label={FAULT_LABELS.searchFault}
+                      placeholder={FAULT_LABELS.searchFaultPlaceholder}
+                      name="fault_search"
+                      value={search.text}
+                      onChange={search.change}
+                      onEnter={search.applyNow}
+                      width={300}
+                    />
+                  </Group>
+                  <Tooltip label={FAULT_LABELS.refresh} withArrow>
+                    <ActionIcon
+                      variant="default"
+                      size={36}
+                      aria-label={FAULT_LABELS.refresh}
+                      onClick={refresh}
+                      loading={nodes.isFetching && !nodes.isPending}
+                    >
+                      <IconRefresh size={18} aria-hidden="true" />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+                {search.applied !== undefined && nodes.data !== undefined && !stale && (
+                  <Text size="sm" c="dimmed" mt="xs" aria-live="polite">
+                    {formatMessage(FAULT_LABELS.searchMatches, {
+                      count: nodes.data.count,
+                      search: search.applied,
+                    })}
+                  </Text>
+                )}
+              </Box>
+              <FetchingBar active={nodes.isFetching} label={FAULT_LABELS.refresh} />
+              <Divider />
+              {catalogue.isError || nodes.isError ? (
+                <QueryErrorAlert
+                  m="md"
+                  error={catalogue.isError ? catalogue.error : nodes.error}
+                  retryLabel={FAULT_LABELS.tryAgain}
+                  onRetry={() => void (catalogue.isError ? catalogue.refetch() : nodes.refetch())}
+                />
+              ) : (
+                <FaultDeviceTable
+                  nodes={nodes.data?.nodes}
+                  skeletonRows={paging.pageSize}
+                  emptyMessage={MESSAGES.noDataFound}
+                  diagnosticsLinks={diagnosticsLinksOn()}
+                  stale={stale}
+                />
+              )}
+              <Divider />
+              <Box p="md">
+                <NodeTablePager
+                  {...paging.pagerProps(nodes.isError ? undefined : nodes.data?.count, nextId)}
+                />
+              </Box>
+            </Stack>
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Stack gap="lg">
+            <FaultBreakdownPanel
+              code={shownCode}
+              breakdown={breakdown.data}
+              isPending={breakdown.isPending}
+              error={breakdown.isError ? breakdown.error : null}
+              onRetry={() => void breakdown.refetch()}
+            />
+            <FaultImageCard
+              code={shownCode}
+              images={images.data}
+              isPending={images.isPending}
+              error={images.isError ? images.error : null}
+              canPush={canPush}
+              onPush={pushImage}
+            />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      {canPush && (
+        <StartOtaModal
+          key={pushing?.ota_image_id ?? 'closed'}
+          image={pushing}
+          onClose={() => setPushing(null)}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,144 @@
+import { MESSAGES, PAGE_SIZES } from '@fleetdeck/contract';
+import {
+  ActionIcon,
+  Box,
+  Divider,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { NodeScreen } from '../../nodes/components/node-screen';
+import { NodeTablePager } from '../../nodes/components/node-table-pager';
+import { SearchInput } from '../../nodes/components/search-input';
+import { useCursorPaging } from '../../ota/components/use-cursor-paging';
+import {
+  faultHistoryQueryOptions,
+  useFaultHistory,
+  type FaultHistoryRequest,
+} from '../api/fault-history.query';
+import { faultKeys } from '../api/faults.keys';
+import { FAULT_LABELS } from '../labels';
+import { diagnosticsLinksOn } from './diagnostics-links';
+import { FaultHistoryNodeCard } from './fault-history-node';
+import { useUrlSearch } from './use-url-search';
+
+/** The first page size of Fault History: each node brings its changes, so pages stay short. */
+const DEFAULT_HISTORY_PAGE_SIZE = PAGE_SIZES.faultHistory[0];
+
+/**
+ * Fault History (access §2 Fault screens): a product-id (device id) search, at most 64
+ * characters, empty ignored, kept in the URL (`?search=`) so the fault device list can link to
+ * one device; a cursor-paged list (5/10/15/25) of nodes with their fault changes; 'Nodes not
+ * found.' when nothing matches.
+ */
+export function FaultHistoryScreen() {
+  const queryClient = useQueryClient();
+  const search = useUrlSearch();
+  const scope = search.applied ?? '';
+  const paging = useCursorPaging(scope, PAGE_SIZES.faultHistory, DEFAULT_HISTORY_PAGE_SIZE);
+  const request: FaultHistoryRequest = {
+    search: search.applied,
+    start_id: paging.cursor,
+    num_records: paging.pageSize,
+  };
+  const query = useFaultHistory(request);
+  const stale = query.isPlaceholderData;
+  const nextId = stale ? undefined : query.data?.next_id;
+  const diagnosticsLinks = diagnosticsLinksOn();
+
+  useEffect(() => {
+    if (nextId === undefined) return;
+    void queryClient.prefetchQuery(faultHistoryQueryOptions({ ...request, start_id: nextId }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nextId, scope, paging.pageSize, paging.cursor, queryClient]);
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: faultKeys.histories(), refetchType: 'none' });
+    void query.refetch();
+  };
+
+  return (
+    <NodeScreen
+      title={FAULT_LABELS.faultHistoryHeading}
+      subtitle={FAULT_LABELS.faultHistorySubtitle}
+    >
+      <Paper withBorder radius="lg" data-testid="fault-history">
+        <Stack gap={0}>
+          <Box p="md">
+            <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
+              <SearchInput
+                label={FAULT_LABELS.searchProductId}
+                placeholder={FAULT_LABELS.searchProductIdPlaceholder}
+                name="product_id"
+                value={search.text}
+                onChange={search.change}
+                onEnter={search.applyNow}
+                width={320}
+              />
+              <Tooltip label={FAULT_LABELS.refresh} withArrow>
+                <ActionIcon
+                  variant="default"
+                  size={36}
+                  aria-label={FAULT_LABELS.refresh}
+                  onClick={refresh}
+                  loading={query.isFetching && !query.isPending}
+                >
+                  <IconRefresh size={18} aria-hidden="true" />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          </Box>
+          <FetchingBar active={query.isFetching} label={FAULT_LABELS.refresh} />
+          <Divider />
+          <Box
+            p="md"
+            aria-busy={query.isPending || stale}
+            style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
+          >
+            {query.isError ? (
+              <QueryErrorAlert
+                error={query.error}
+                retryLabel={FAULT_LABELS.tryAgain}
+                onRetry={() => void query.refetch()}
+              />
+            ) : query.isPending ? (
+              <Stack gap="md" aria-hidden="true">
+                {Array.from({ length: Math.min(paging.pageSize, 5) }, (_, index) => (
+                  <Skeleton key={index} height={120} radius="md" />
+                ))}
+              </Stack>
+            ) : query.data.nodes.length === 0 ? (
+              <Text ta="center" c="dimmed" py="xl" data-testid="fault-history-empty">
+                {MESSAGES.nodesNotFound}
+              </Text>
+            ) : (
+              <Stack gap="md" data-testid="fault-history-nodes">
+                {query.data.nodes.map((node) => (
+                  <FaultHistoryNodeCard
+                    key={node.node_id}
+                    node={node}
+                    diagnosticsLinks={diagnosticsLinks}
+                  />
+                ))}
+              </Stack>
+            )}
+          </Box>
+          <Divider />
+          <Box p="md">
+            <NodeTablePager
+              {...paging.pagerProps(query.isError ? undefined : query.data?.total, nextId)}
+            />
+          </Box>
+        </Stack>
+      </Paper>
+    </NodeScreen>
+  );
+}

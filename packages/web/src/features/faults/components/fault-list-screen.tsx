@@ -1,0 +1,212 @@
+import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES, formatMessage } from '@fleetdeck/contract';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Box,
+  Divider,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { NodeScreen } from '../../nodes/components/node-screen';
+import { NodeTablePager } from '../../nodes/components/node-table-pager';
+import { pageCount, toPageSize } from '../../nodes/model/paging';
+import { useFaultCatalogue } from '../api/fault-catalogue.query';
+import { useFaultDistribution } from '../api/fault-distribution.query';
+import { FAULT_LABELS } from '../labels';
+import { clampPage, pageOf } from '../model/fault-catalogue';
+import { faultDevicesPath } from '../model/fault-paths';
+import {
+  DEFAULT_FAULT_TYPE,
+  FAULT_TYPES,
+  faultTypeFromParam,
+  type FaultTypeKey,
+} from '../model/fault-types';
+import { FaultTypeSelect } from './fault-type-select';
+
+const COLUMN_COUNT = 4;
+
+/**
+ * The Faults List (access §2 Fault screens), the sidebar's 'Active Fault List': one appliance
+ * type's fault catalogue (error code, display code, description), paged 10/20/25 in the browser,
+ * with how many devices report each code now. Each code opens its fault device list. The type is
+ * kept in the URL (`?type=ref`) so Back from a code returns to the same list.
+ */
+export function FaultListScreen() {
+  const [params, setParams] = useSearchParams();
+  const type = faultTypeFromParam(params.get('type')) ?? DEFAULT_FAULT_TYPE;
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [paging, setPaging] = useState({ key: '', page: 1 });
+  const pagingKey = `${type}|${pageSize}`;
+  const catalogue = useFaultCatalogue(type);
+  const distribution = useFaultDistribution(type);
+  const definitions = catalogue.data ?? [];
+  const page = clampPage(paging.key === pagingKey ? paging.page : 1, definitions.length, pageSize);
+  const rows = pageOf(definitions, page, pageSize);
+  const pages = pageCount(definitions.length, pageSize);
+
+  const chooseType = (next: FaultTypeKey) =>
+    setParams((current) => {
+      const updated = new URLSearchParams(current);
+      updated.set('type', next);
+      return updated;
+    });
+
+  const refresh = () => {
+    void catalogue.refetch();
+    void distribution.refetch();
+  };
+
+  const fetching = catalogue.isFetching || distribution.isFetching;
+
+  return (
+    <NodeScreen title={FAULT_LABELS.faultListHeading} subtitle={FAULT_LABELS.faultListSubtitle}>
+      <Paper withBorder radius="lg" data-testid="fault-list">
+        <Stack gap={0}>
+          <Box p="md">
+            <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
+              <FaultTypeSelect value={type} onChange={chooseType} short={false} />
+              <Tooltip label={FAULT_LABELS.refresh} withArrow>
+                <ActionIcon
+                  variant="default"
+                  size={36}
+                  aria-label={FAULT_LABELS.refresh}
+                  onClick={refresh}
+                  loading={fetching && !catalogue.isPending}
+                >
+                  <IconRefresh size={18} aria-hidden="true" />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          </Box>
+          <FetchingBar active={fetching} label={FAULT_LABELS.refresh} />
+          <Divider />
+          {catalogue.isError ? (
+            <QueryErrorAlert
+              m="md"
+              error={catalogue.error}
+              retryLabel={FAULT_LABELS.tryAgain}
+              onRetry={() => void catalogue.refetch()}
+            />
+          ) : (
+            <Table.ScrollContainer minWidth={560} type="native">
+              <Table
+                highlightOnHover
+                verticalSpacing="xs"
+                horizontalSpacing="md"
+                aria-busy={catalogue.isPending}
+                data-testid="fault-list-table"
+                aria-label={formatMessage(FAULT_LABELS.faultListCaption, {
+                  type: FAULT_TYPES[type].nodeType,
+                })}
+              >
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={130}>{FAULT_LABELS.columnErrorCode}</Table.Th>
+                    <Table.Th w={130}>{FAULT_LABELS.columnDisplayCode}</Table.Th>
+                    <Table.Th>{FAULT_LABELS.columnDescription}</Table.Th>
+                    <Table.Th w={150} ta="right">
+                      {FAULT_LABELS.columnDevicesNow}
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {catalogue.isPending &&
+                    Array.from({ length: pageSize }, (_, row) => (
+                      <Table.Tr key={row} aria-hidden="true">
+                        {Array.from({ length: COLUMN_COUNT }, (_, cell) => (
+                          <Table.Td key={cell}>
+                            <Skeleton height={12} radius="sm" />
+                          </Table.Td>
+                        ))}
+                      </Table.Tr>
+                    ))}
+                  {catalogue.isSuccess && definitions.length === 0 && (
+                    <Table.Tr>
+                      <Table.Td colSpan={COLUMN_COUNT}>
+                        <Text ta="center" c="dimmed" py="xl" data-testid="fault-list-empty">
+                          {MESSAGES.noDataFound}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                  {rows.map((definition) => {
+                    const count = distribution.data?.get(definition.err_code);
+                    return (
+                      <Table.Tr key={definition.err_code} data-code={definition.err_code}>
+                        <Table.Td>
+                          <Anchor
+                            component={Link}
+                            to={faultDevicesPath(type, definition.err_code)}
+                            fw={600}
+                            aria-label={formatMessage(FAULT_LABELS.devicesLink, {
+                              code: definition.disp_code,
+                            })}
+                          >
+                            {definition.err_code}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" color="gray" radius="sm" ff="monospace">
+                            {definition.disp_code}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>{definition.description}</Table.Td>
+                        <Table.Td ta="right">
+                          {distribution.isPending ? (
+                            <Skeleton height={12} width={32} ml="auto" radius="sm" />
+                          ) : count !== undefined && count > 0 ? (
+                            <Anchor
+                              component={Link}
+                              to={faultDevicesPath(type, definition.err_code)}
+                              tabIndex={-1}
+                            >
+                              <Badge color="red" variant="light">
+                                {count}
+                              </Badge>
+                            </Anchor>
+                          ) : (
+                            <Text span c="dimmed" size="sm">
+                              {distribution.isError ? '–' : 0}
+                            </Text>
+                          )}
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          <Divider />
+          <Box p="md">
+            <NodeTablePager
+              page={page}
+              pages={pages}
+              canPrev={page > 1}
+              canNext={page < pages}
+              onPrev={() => setPaging({ key: pagingKey, page: page - 1 })}
+              onNext={() => setPaging({ key: pagingKey, page: page + 1 })}
+              pageSize={pageSize}
+              selectedCount={0}
+              pageSizes={PAGE_SIZES.faultList}
+              onPageSize={(size) =>
+                setPageSize(toPageSize(size, PAGE_SIZES.faultList, DEFAULT_PAGE_SIZE))
+              }
+            />
+          </Box>
+        </Stack>
+      </Paper>
+    </NodeScreen>
+  );
+}
