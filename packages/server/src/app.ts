@@ -26,6 +26,8 @@ import { registerWebApp } from './http/web-app.js';
 import { blobRoutes } from './http/routes/blob.routes.js';
 import { firmwareRoutes } from './http/routes/firmware.routes.js';
 import { otaRoutes } from './http/routes/ota.routes.js';
+import { faultRoutes } from './http/routes/fault.routes.js';
+import { FaultService } from './services/faults/fault.service.js';
 import { getOrCreateSecret } from './repositories/secret.repository.js';
 import { ImageSigner } from './services/firmware/image-signer.js';
 import { ImageService } from './services/firmware/image.service.js';
@@ -64,6 +66,8 @@ export interface Services {
   otaJobs: OtaJobService;
   /** Sends OTA offers once the device gateway is attached (main does it after start-up). */
   rollout: RolloutEngine;
+  /** Fault catalogues, insights fault calls, fault device list, breakdown and history. */
+  faults: FaultService;
 }
 
 /** Builds the services over an open, migrated database. */
@@ -116,6 +120,7 @@ export async function createServices(
     images,
     otaJobs,
     rollout,
+    faults: new FaultService(database.db),
   };
 }
 
@@ -230,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(groupRoutes, { auth: services.auth, groups: services.groups });
   await app.register(firmwareRoutes, { auth: services.auth, images: services.images });
   await app.register(otaRoutes, { auth: services.auth, jobs: services.otaJobs });
+  await app.register(faultRoutes, { auth: services.auth, faults: services.faults });
   await app.register(blobRoutes, {
     store: services.blobStore,
     signer: services.urlSigner,

@@ -185,6 +185,49 @@ const ROUTES: RouteCase[] = [
     payload: { ota_job_id: 'nope' },
     permission: 'ota.write',
   },
+  {
+    name: 'fault catalogue',
+    method: 'GET',
+    url: '/v1/admin/common_custom_data?name=ac_faults',
+    permission: 'faults.read',
+  },
+  {
+    name: 'save common custom data',
+    method: 'PUT',
+    url: '/v1/admin/common_custom_data',
+    payload: { name: 'matrix_note', value: { seen: true } },
+    permission: 'admin',
+  },
+  {
+    name: 'insights fault values',
+    method: 'GET',
+    url: '/insights/v1/param/value/list?dimensionname=ACFault&datatype=2',
+    permission: 'faults.read',
+  },
+  {
+    name: 'insights fault distribution',
+    method: 'GET',
+    url: '/insights/v1/param/byvalue/count?dimensionname=RefFault&datatype=2',
+    permission: 'faults.read',
+  },
+  {
+    name: 'fault device list',
+    method: 'GET',
+    url: '/v1/admin/faults/nodes?type=Refrigerator&code=5',
+    permission: 'faults.read',
+  },
+  {
+    name: 'fault breakdown',
+    method: 'GET',
+    url: '/v1/admin/faults/breakdown?type=Refrigerator&code=5',
+    permission: 'faults.read',
+  },
+  {
+    name: 'fault history',
+    method: 'GET',
+    url: '/v1/admin/faults/history?search=MATRIX',
+    permission: 'faults.read',
+  },
 ];
 
 const ROLES_UNDER_TEST: Role[] = [

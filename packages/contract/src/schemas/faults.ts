@@ -122,6 +122,14 @@ export const PutCommonCustomDataBodySchema = z
   .object({ name: CommonCustomDataNameSchema, value: z.unknown() })
   .superRefine((body, ctx) => {
     if (!isFaultCatalogueName(body.name)) return;
+    if (body.value === null || body.value === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['value'],
+        message: SERVER_MESSAGES.faultCatalogueNotDeletable,
+      });
+      return;
+    }
     const parsed = FaultCatalogueSchema.safeParse(body.value);
     if (!parsed.success)
       ctx.addIssue({

@@ -19,9 +19,10 @@ export async function lockGroupMembership(trx: QueryExecutorProvider): Promise<v
 }
 
 /**
- * Node ids of the given type whose current params report `value` for the parameter `param` in any
- * device (`{"<device>": {"<param>": value}}`), compared as text. JSON functions differ by dialect:
- * SQLite's json_each, PostgreSQL's jsonb_each. A scan, meant for one-off target resolution.
+ * Node ids of the given type whose current fault param `param` reports `value` (the fault-image
+ * job targets). Reads `node_faults`, the current-fault table the ingest batch maintains
+ * (docs/adr/0009-fault-history.md); values are the reported codes as text. Same SQL on both
+ * dialects; it stays here because the OTA service has always resolved targets through it.
  */
 export async function nodesReportingParam(
   db: QueryExecutorProvider,
@@ -29,19 +30,9 @@ export async function nodesReportingParam(
   param: string,
   value: string,
 ): Promise<string[]> {
-  const query =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? sql<{ node_id: string }>`select distinct n.node_id from nodes n
-          cross join lateral jsonb_each(case when jsonb_typeof(n.params::jsonb) = 'object' then n.params::jsonb else '{}'::jsonb end) d
-          cross join lateral jsonb_each(case when jsonb_typeof(d.value) = 'object' then d.value else '{}'::jsonb end) p
-          where n.type = ${type} and n.params is not null and p.key = ${param} and p.value #>> '{}' = ${value}
-          order by n.node_id`
-      : sql<{
-          node_id: string;
-        }>`select distinct n.node_id from nodes n, json_each(n.params) d, json_each(d.value) p
-          where n.type = ${type} and n.params is not null and json_valid(n.params)
-            and d.type = 'object' and p.key = ${param} and cast(p.value as text) = ${value}
-          order by n.node_id`;
-  const result = await query.execute(db);
+  const result = await sql<{ node_id: string }>`select f.node_id from node_faults f
+      join nodes n on n.node_id = f.node_id
+      where f.param = ${param} and f.value = ${value} and n.type = ${type}
+      order by f.node_id`.execute(db);
   return result.rows.map((row) => row.node_id);
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Booleans are stored as 0/1 integers so one schema serves SQLite and PostgreSQL. */
 export type DbBool = number;
 /** Times are epoch seconds (bigint on PostgreSQL, parsed back to numbers). */
@@ -207,6 +209,32 @@ export interface OtaExecutionHistoryTable {
   received_at: EpochSeconds;
 }
 
+/** A named JSON document (`admin/common_custom_data`), e.g. the fault catalogues. */
+export interface CommonCustomDataTable {
+  name: string;
+  /** JSON text. */
+  value: string;
+  updated_at: EpochSeconds;
+  updated_by: string | null;
+}
+
+/** A node's current fault: a row only while its fault param reports a code. */
+export interface NodeFaultsTable {
+  node_id: string;
+  param: string;
+  value: string;
+  since: EpochSeconds;
+}
+
+/** Every change of a node's fault param, appended; value '' = cleared. */
+export interface NodeFaultHistoryTable {
+  id: Generated<number>;
+  node_id: string;
+  param: string;
+  value: string;
+  timestamp: EpochSeconds;
+}
+
 /** Every table Kysely knows about. */
 export interface Database {
   users: UsersTable;
@@ -228,4 +256,7 @@ export interface Database {
   ota_jobs: OtaJobsTable;
   ota_executions: OtaExecutionsTable;
   ota_execution_history: OtaExecutionHistoryTable;
+  common_custom_data: CommonCustomDataTable;
+  node_faults: NodeFaultsTable;
+  node_fault_history: NodeFaultHistoryTable;
 }

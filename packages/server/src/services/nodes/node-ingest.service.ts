@@ -21,6 +21,8 @@ import {
   setMappingStatus,
 } from '../../repositories/mapping.repository.js';
 import { addToCounters } from '../../repositories/node.repository.js';
+import { recordFaultReadings, type FaultReading } from '../../repositories/fault.repository.js';
+import { faultReadingOf } from '../faults/fault-readings.js';
 import { hashNodeSecret } from './node-credentials.js';
 import type { NodeEvents } from './node-events.js';
 import type { NodeGatewayPort } from './node-gateway.port.js';
@@ -345,6 +347,7 @@ export class NodeIngestService implements NodeGatewayPort {
     const deltas: Record<StateKey, number> = { online: 0, offline: 0, not_activated: 0 };
     const changed: Array<{ node_id: string; connected: boolean; timestamp: number }> = [];
     const groupRefresh: string[] = [];
+    const faultReadings: FaultReading[] = [];
 
     for (const [nodeId, entry] of batch) {
       const row = current.get(nodeId);
@@ -390,10 +393,20 @@ export class NodeIngestService implements NodeGatewayPort {
           : mergeParams(stored, entry.params.document);
         update.params = JSON.stringify(document);
         update.params_updated_at = Math.floor(entry.params.at / 1000);
+        const fault = faultReadingOf(
+          nodeId,
+          update.type ?? row.type,
+          entry.params,
+          document,
+          update.params_updated_at,
+        );
+        if (fault) faultReadings.push(fault);
       }
       await trx.updateTable('nodes').set(update).where('node_id', '=', nodeId).execute();
     }
     await addToCounters(trx, deltas);
+    // Fault changes are kept as history in the same transaction (docs/adr/0009-fault-history.md).
+    await recordFaultReadings(trx, faultReadings);
     if (groupRefresh.length > 0) {
       // Model, type or firmware changed: automatic groups follow.
       await lockGroupMembership(trx);
