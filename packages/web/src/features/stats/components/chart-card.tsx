@@ -1,0 +1,79 @@
+import { Box, Center, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { STATS_LABELS } from '../labels';
+import { hasValues, type ChartData } from '../model/chart-options';
+import { LazyChart } from './charts/lazy-chart';
+
+/** An empty chart says so in less room than a chart takes (phones scroll less). */
+const EMPTY_HEIGHT = 120;
+
+/**
+ * A titled card around one chart with its loading, empty and error states. While a new range
+ * loads, the previous chart stays (dimmed) so the layout never jumps.
+ */
+export function ChartCard({
+  title,
+  hint,
+  aside,
+  data,
+  variant,
+  height,
+  loading,
+  stale,
+  error,
+  onRetry,
+  emptyText,
+  testId,
+}: {
+  title: string;
+  hint: string;
+  aside?: ReactNode;
+  data: ChartData | undefined;
+  variant: 'time' | 'distribution';
+  height: number;
+  loading: boolean;
+  stale: boolean;
+  error: unknown;
+  onRetry: () => void;
+  emptyText: string;
+  testId: string;
+}) {
+  let body: ReactNode;
+  if (error)
+    body = <QueryErrorAlert error={error} retryLabel={STATS_LABELS.tryAgain} onRetry={onRetry} />;
+  else if (loading || !data) body = <Skeleton h={height} radius="md" />;
+  else if (!hasValues(data))
+    body = (
+      <Center h={Math.min(height, EMPTY_HEIGHT)} data-testid="chart-empty">
+        <Text c="dimmed" size="sm">
+          {emptyText}
+        </Text>
+      </Center>
+    );
+  else
+    body = (
+      <Box style={{ opacity: stale ? 0.55 : 1, transition: 'opacity 150ms' }}>
+        <LazyChart data={data} variant={variant} height={height} label={`${title}: ${hint}`} />
+      </Box>
+    );
+
+  return (
+    <Paper withBorder p="md" data-testid={testId} aria-busy={loading || stale}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+          <Box miw={0}>
+            <Title order={3} size="h5">
+              {title}
+            </Title>
+            <Text size="xs" c="dimmed">
+              {hint}
+            </Text>
+          </Box>
+          {aside}
+        </Group>
+        {body}
+      </Stack>
+    </Paper>
+  );
+}
