@@ -1,4 +1,4 @@
-import type { NodeType, ParamsPayload } from '@fleetdeck/contract';
+import { DEFAULT_FAULT_CATALOGUES, type NodeType, type ParamsPayload } from '@fleetdeck/contract';
 import type { Rng } from './prng.js';
 
 /**
@@ -120,7 +120,10 @@ function moved(rng: Rng, current: number, next: number, min: number, max: number
 }
 
 const AC_MODES = ['Cool', 'Heat', 'Dry', 'Fan', 'Auto'] as const;
-const AC_FAULTS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** Fault codes: the err_codes of the contract's default catalogues (the server's). */
+const catalogueCodes = (type: NodeType) =>
+  DEFAULT_FAULT_CATALOGUES[type].map((entry) => Number(entry.err_code));
+const AC_FAULTS = catalogueCodes('Air Conditioner');
 const AC_AMBIENT = 31;
 const AC_ROOM = { min: -10, max: 55 };
 
@@ -242,7 +245,7 @@ const airConditioner: ApplianceProfile = {
 
 const FRIDGE = { min: -5, max: 20 };
 const FREEZER = { min: -30, max: 5 };
-const REF_FAULTS = [1, 2, 3, 4, 5, 6];
+const REF_FAULTS = catalogueCodes('Refrigerator');
 
 const refrigerator: ApplianceProfile = {
   type: 'Refrigerator',
@@ -358,7 +361,7 @@ const WASH_PROGRAMS: Readonly<Record<string, number>> = {
 };
 const PROGRAM_NAMES = Object.keys(WASH_PROGRAMS);
 const SPIN_SPEEDS = [400, 600, 800, 1000, 1200, 1400];
-const WASHER_FAULTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const WASHER_FAULTS = catalogueCodes('Washing Machine');
 const programMinutes = (program: ParamValue | undefined) =>
   (typeof program === 'string' ? WASH_PROGRAMS[program] : undefined) ?? 60;
 

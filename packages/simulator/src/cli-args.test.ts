@@ -25,6 +25,7 @@ describe('command line', () => {
         admin: undefined,
         statePath: undefined,
         flapRatePerHour: 3,
+        faultRatePerHour: 0.03,
         claimShare: 0.3,
         basicIngestShare: 0.5,
         connectRatePerSecond: 200,
@@ -48,6 +49,8 @@ describe('command line', () => {
       '42',
       '--flap-rate',
       '0.5',
+      '--fault-rate',
+      '0.2',
       '--claim-share',
       '1',
       '--basic-ingest-share',
@@ -69,6 +72,7 @@ describe('command line', () => {
         statePath: 'data/fleet.json',
         seed: 42,
         flapRatePerHour: 0.5,
+        faultRatePerHour: 0.2,
         claimShare: 1,
         basicIngestShare: 0,
         connectRatePerSecond: 1000,
@@ -89,7 +93,12 @@ describe('command line', () => {
 
   it('answers --help with the usage', () => {
     expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
-    for (const option of ['--ota-fail-rate', '--ota-progress-step', '--ota-fetch-share']) {
+    for (const option of [
+      '--ota-fail-rate',
+      '--ota-progress-step',
+      '--ota-fetch-share',
+      '--fault-rate',
+    ]) {
       expect(USAGE).toContain(option);
     }
   });
@@ -113,6 +122,7 @@ describe('command line', () => {
       '--claim-share must be a number from 0 to 1',
     );
     expect(errorOf([...base, '--flap-rate=-1'])).toMatch(/^--flap-rate must be a number/);
+    expect(errorOf([...base, '--fault-rate=101'])).toMatch(/^--fault-rate must be a number/);
     expect(errorOf([...base, '--flap-rate', '-1'])).toBe(
       "Option '--flap-rate' argument is ambiguous.",
     );

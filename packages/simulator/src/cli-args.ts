@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { DEFAULT_FAULT_RATE_PER_NODE_HOUR } from './faults.js';
 import type { FleetOptions } from './fleet.js';
 
 /** The usage text of `fleetdeck-simulate`. */
@@ -17,6 +18,7 @@ Nodes answer OTA offers like firmware: they verify each image with the server's 
   --state <file>            keep node credentials here and reuse them on the next run
   --seed <n>                same seed, same fleet (default 1)
   --flap-rate <n>           connection drops per hour per 1000 nodes (default 3)
+  --fault-rate <x>          appliance faults raised per node per hour (default 0.03)
   --claim-share <x>         share of nodes claimed by simulated end users, 0-1 (default 0.3)
   --basic-ingest-share <x>  share of nodes publishing on $aws/rules/... topics, 0-1 (default 0.5)
   --connect-rate <n>        new MQTT connections per second (default 200)
@@ -44,6 +46,7 @@ export type CliCommand =
           | 'admin'
           | 'statePath'
           | 'flapRatePerHour'
+          | 'faultRatePerHour'
           | 'claimShare'
           | 'basicIngestShare'
           | 'connectRatePerSecond'
@@ -60,6 +63,7 @@ const OPTIONS = {
   state: { type: 'string' },
   seed: { type: 'string' },
   'flap-rate': { type: 'string' },
+  'fault-rate': { type: 'string' },
   'claim-share': { type: 'string' },
   'basic-ingest-share': { type: 'string' },
   'connect-rate': { type: 'string' },
@@ -108,6 +112,12 @@ const ArgsSchema = z
     state: z.string().trim().min(1, { error: 'must name a file' }).optional(),
     seed: numberOption({ min: 0, max: 4_294_967_295, whole: true, fallback: 1 }),
     'flap-rate': numberOption({ min: 0, max: 100_000, whole: false, fallback: 3 }),
+    'fault-rate': numberOption({
+      min: 0,
+      max: 100,
+      whole: false,
+      fallback: DEFAULT_FAULT_RATE_PER_NODE_HOUR,
+    }),
     'claim-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.3 }),
     'basic-ingest-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.5 }),
     'connect-rate': numberOption({ min: 1, max: 100_000, whole: true, fallback: 200 }),
@@ -172,6 +182,7 @@ export function parseCliArgs(
       admin: email !== undefined && password !== undefined ? { email, password } : undefined,
       statePath: args.state,
       flapRatePerHour: args['flap-rate'],
+      faultRatePerHour: args['fault-rate'],
       claimShare: args['claim-share'],
       basicIngestShare: args['basic-ingest-share'],
       connectRatePerSecond: args['connect-rate'],

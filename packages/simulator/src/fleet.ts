@@ -46,6 +46,7 @@ import {
   type OtaSlot,
 } from './ota/ota-agent.js';
 import { deriveSeed, Rng, stableRoll } from './prng.js';
+import { DEFAULT_FAULT_RATE_PER_NODE_HOUR, nextFaultValue } from './faults.js';
 import { TimerQueue } from './timer-queue.js';
 
 /** How to run a fleet. Only the first four are required; the rest have realistic defaults. */
@@ -66,6 +67,8 @@ export interface FleetOptions {
   flapRatePerHour?: number;
   /** Share of nodes claimed by simulated end users. Default 0.3. */
   claimShare?: number;
+  /** Faults raised per node per hour (skewed by firmware, see faults.ts). Default 0.03. */
+  faultRatePerHour?: number;
   /** Share of nodes that publish on the `$aws/rules/…` basic-ingest topics. Default 0.5. */
   basicIngestShare?: number;
   /** New connections per second (initial connects and reconnects alike). Default 200. */
@@ -166,6 +169,8 @@ interface SimNode {
   attempts: number;
   link: NodeLink | undefined;
   params: ParamsDocument | undefined;
+  /** When the node's fault was last stepped (0: not yet; the first drift only starts the clock). */
+  faultCheckedAt: number;
   dropping: boolean;
   claiming: boolean;
   claimAttempts: number;
@@ -257,6 +262,7 @@ export class Fleet {
       seed: 1,
       flapRatePerHour: 3,
       claimShare: 0.3,
+      faultRatePerHour: DEFAULT_FAULT_RATE_PER_NODE_HOUR,
       basicIngestShare: 0.5,
       connectRatePerSecond: 200,
       maxConnectsInFlight: 500,
@@ -406,6 +412,7 @@ export class Fleet {
         attempts: 0,
         link: undefined,
         params: undefined,
+        faultCheckedAt: 0,
         dropping: false,
         claiming: false,
         claimAttempts: 0,
@@ -814,6 +821,22 @@ export class Fleet {
     const deviceName = node.profile.device.name;
     const values = (node.params[deviceName] ??= {});
     const change = node.profile.drift(this.rng, values);
+    // The fleet owns faults: raised and cleared at --fault-rate, skewed by firmware.
+    const faultParam = node.profile.faultParam;
+    delete change[faultParam];
+    const now = Date.now();
+    if (node.faultCheckedAt > 0) {
+      const current = Number(values[faultParam] ?? 0);
+      const next = nextFaultValue(
+        this.rng,
+        { type: node.profile.type, fwVersion: node.record.fw_version, current },
+        now - node.faultCheckedAt,
+        this.options.faultRatePerHour,
+      );
+      if (next !== current) change[faultParam] = next;
+    }
+    node.faultCheckedAt = now;
+    if (Object.keys(change).length === 0) return;
     Object.assign(values, change);
     this.publish(node, 'params/local', { [deviceName]: change });
   }
