@@ -24,6 +24,7 @@ export const FAULT_LABELS = {
   next: 'Next',
 
   // --- This app's wording ---
+  devicesWithFaultUnknown: 'Devices With Fault {code}',
   deviceType: 'Device type',
   columnDevicesNow: 'Devices now',
   columnHistory: 'History',

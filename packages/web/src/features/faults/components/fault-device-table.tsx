@@ -1,5 +1,5 @@
 import type { FaultNode } from '@fleetdeck/contract';
-import { ActionIcon, Anchor, Badge, Skeleton, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Group, Skeleton, Table, Text, Tooltip } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { formatMessage } from '@fleetdeck/contract';
 import { Link } from 'react-router';
@@ -14,13 +14,12 @@ const COLUMNS = [
   FAULT_LABELS.columnDisplayCode,
   FAULT_LABELS.columnDescription,
   `${FAULT_LABELS.columnDate} (${FAULT_LABELS.utc})`,
-  FAULT_LABELS.columnHistory,
 ] as const;
 
 /**
  * The fault device list's table (access §2): node device id (a diagnostics link when those are
- * on), error code, display code, description and date in UTC, plus a link to the device's
- * Fault History. One page (at most 25 rows).
+ * on) with a link to the device's Fault History beside it, error code, display code,
+ * description and date in UTC. One page (at most 25 rows).
  */
 export function FaultDeviceTable({
   nodes,
@@ -36,11 +35,11 @@ export function FaultDeviceTable({
   stale: boolean;
 }) {
   return (
-    <Table.ScrollContainer minWidth={720} type="native">
+    <Table.ScrollContainer minWidth={600} type="native">
       <Table
         highlightOnHover
         verticalSpacing="xs"
-        horizontalSpacing="sm"
+        horizontalSpacing="xs"
         aria-busy={nodes === undefined || stale}
         style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
         data-testid="fault-device-table"
@@ -49,13 +48,7 @@ export function FaultDeviceTable({
           <Table.Tr>
             {COLUMNS.map((column) => (
               <Table.Th key={column} fz="sm">
-                {column === FAULT_LABELS.columnHistory ? (
-                  <Text span className="mantine-visually-hidden" fz="sm">
-                    {column}
-                  </Text>
-                ) : (
-                  column
-                )}
+                {column}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -82,19 +75,35 @@ export function FaultDeviceTable({
           )}
           {nodes?.map((node) => (
             <Table.Tr key={node.node_id} data-node-id={node.node_id}>
-              <Table.Td ff="monospace" fz="sm">
-                {diagnosticsLinks ? (
-                  <Anchor
-                    component={Link}
-                    to={diagnosticsReportPath(node.node_id)}
-                    fz="sm"
-                    ff="monospace"
+              <Table.Td ff="monospace" fz="xs">
+                <Group gap={2} wrap="nowrap">
+                  {diagnosticsLinks ? (
+                    <Anchor
+                      component={Link}
+                      to={diagnosticsReportPath(node.node_id)}
+                      fz="xs"
+                      ff="monospace"
+                    >
+                      {node.node_id}
+                    </Anchor>
+                  ) : (
+                    node.node_id
+                  )}
+                  <Tooltip
+                    label={formatMessage(FAULT_LABELS.historyLink, { node: node.node_id })}
+                    withArrow
                   >
-                    {node.node_id}
-                  </Anchor>
-                ) : (
-                  node.node_id
-                )}
+                    <ActionIcon
+                      component={Link}
+                      to={faultHistoryPath(node.node_id)}
+                      variant="subtle"
+                      size="sm"
+                      aria-label={formatMessage(FAULT_LABELS.historyLink, { node: node.node_id })}
+                    >
+                      <IconHistory size={14} aria-hidden="true" />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
               </Table.Td>
               <Table.Td fz="sm">{node.err_code}</Table.Td>
               <Table.Td>
@@ -119,21 +128,6 @@ export function FaultDeviceTable({
               </Table.Td>
               <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
                 {formatFaultDate(node.timestamp) ?? '–'}
-              </Table.Td>
-              <Table.Td w={44}>
-                <Tooltip
-                  label={formatMessage(FAULT_LABELS.historyLink, { node: node.node_id })}
-                  withArrow
-                >
-                  <ActionIcon
-                    component={Link}
-                    to={faultHistoryPath(node.node_id)}
-                    variant="subtle"
-                    aria-label={formatMessage(FAULT_LABELS.historyLink, { node: node.node_id })}
-                  >
-                    <IconHistory size={16} aria-hidden="true" />
-                  </ActionIcon>
-                </Tooltip>
               </Table.Td>
             </Table.Tr>
           ))}

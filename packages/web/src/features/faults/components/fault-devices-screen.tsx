@@ -5,7 +5,7 @@ import {
   Anchor,
   Box,
   Divider,
-  Grid,
+  Flex,
   Group,
   Paper,
   Skeleton,
@@ -46,6 +46,9 @@ import { FaultImageCard } from './fault-image-card';
 import { FaultTypeSelect } from './fault-type-select';
 import { useUrlSearch } from './use-url-search';
 
+/** The breakdown column beside the list on wide screens; below it on narrow ones. */
+const BREAKDOWN_WIDTH = 300;
+
 /**
  * The fault device list (access §2 Fault screens): '{count} Devices With Fault {code}', a type
  * select, an exact search by display code or device id, the devices reporting the code now (cursor
@@ -75,7 +78,8 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
     num_records: paging.pageSize,
   };
   // Until the catalogue answers, a display code in the URL cannot be told from an error code.
-  const ready = !catalogue.isPending;
+  // A catalogue that fails does not hold the list up: its rows carry their own descriptions.
+  const ready = !catalogue.isPending || catalogue.failureCount > 0;
   const nodes = useFaultNodes(request, ready);
   const breakdown = useFaultBreakdown(type, errCode, ready);
   const images = useFaultImages(
@@ -95,7 +99,7 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
   // The title counts every device with the fault; with a search the list shows the matches.
   const total = search.applied === undefined ? nodes.data?.count : breakdown.data?.total;
   const title =
-    total === undefined || stale
+    total === undefined || stale || nodes.isError
       ? undefined
       : formatMessage(FAULT_LABELS.devicesWithFault, { count: total, code: shownCode });
   useDocumentTitle(
@@ -125,7 +129,12 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
           </Group>
         </Anchor>
         <Title order={1} size="h2" data-testid="fault-devices-title">
-          {title ?? <Skeleton component="span" display="inline-block" height={28} width={320} />}
+          {title ??
+            (nodes.isError ? (
+              formatMessage(FAULT_LABELS.devicesWithFaultUnknown, { code: shownCode })
+            ) : (
+              <Skeleton component="span" display="inline-block" height={28} width={320} />
+            ))}
         </Title>
         {definition !== undefined && (
           <Text c="dimmed" size="sm">
@@ -137,8 +146,12 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
           </Text>
         )}
       </Stack>
-      <Grid gap="lg" align="flex-start">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
+      <Flex
+        direction={{ base: 'column', lg: 'row' }}
+        gap="lg"
+        align={{ base: 'stretch', lg: 'flex-start' }}
+      >
+        <Box style={{ flex: '1 1 0', minWidth: 0 }}>
           <Paper withBorder radius="lg" data-testid="fault-device-list">
             <Stack gap={0}>
               <Box p="md">
@@ -182,12 +195,12 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
               </Box>
               <FetchingBar active={nodes.isFetching} label={FAULT_LABELS.refresh} />
               <Divider />
-              {catalogue.isError || nodes.isError ? (
+              {nodes.isError ? (
                 <QueryErrorAlert
                   m="md"
-                  error={catalogue.isError ? catalogue.error : nodes.error}
+                  error={nodes.error}
                   retryLabel={FAULT_LABELS.tryAgain}
-                  onRetry={() => void (catalogue.isError ? catalogue.refetch() : nodes.refetch())}
+                  onRetry={() => void nodes.refetch()}
                 />
               ) : (
                 <FaultDeviceTable
@@ -206,27 +219,25 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
               </Box>
             </Stack>
           </Paper>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <Stack gap="lg">
-            <FaultBreakdownPanel
-              code={shownCode}
-              breakdown={breakdown.data}
-              isPending={breakdown.isPending}
-              error={breakdown.isError ? breakdown.error : null}
-              onRetry={() => void breakdown.refetch()}
-            />
-            <FaultImageCard
-              code={shownCode}
-              images={images.data}
-              isPending={images.isPending}
-              error={images.isError ? images.error : null}
-              canPush={canPush}
-              onPush={pushImage}
-            />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+        </Box>
+        <Stack gap="lg" w={{ base: '100%', lg: BREAKDOWN_WIDTH }} style={{ flexShrink: 0 }}>
+          <FaultBreakdownPanel
+            code={shownCode}
+            breakdown={breakdown.data}
+            isPending={breakdown.isPending}
+            error={breakdown.isError ? breakdown.error : null}
+            onRetry={() => void breakdown.refetch()}
+          />
+          <FaultImageCard
+            code={shownCode}
+            images={images.data}
+            isPending={images.isPending}
+            error={images.isError ? images.error : null}
+            canPush={canPush}
+            onPush={pushImage}
+          />
+        </Stack>
+      </Flex>
       {canPush && (
         <StartOtaModal
           key={pushing?.ota_image_id ?? 'closed'}

@@ -81,7 +81,13 @@ export function FaultHistoryNodeCard({
           </Text>
         ) : (
           <Table.ScrollContainer minWidth={560} type="native">
-            <Table verticalSpacing={4} horizontalSpacing="sm" fz="sm" striped>
+            <Table
+              verticalSpacing={4}
+              horizontalSpacing="sm"
+              fz="sm"
+              striped
+              styles={{ th: { whiteSpace: 'nowrap' } }}
+            >
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th w={150}>{`${FAULT_LABELS.columnDate} (${FAULT_LABELS.utc})`}</Table.Th>

@@ -112,8 +112,12 @@ export function FaultListScreen() {
               >
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th w={130}>{FAULT_LABELS.columnErrorCode}</Table.Th>
-                    <Table.Th w={130}>{FAULT_LABELS.columnDisplayCode}</Table.Th>
+                    <Table.Th w={130} style={{ whiteSpace: 'nowrap' }}>
+                      {FAULT_LABELS.columnErrorCode}
+                    </Table.Th>
+                    <Table.Th w={140} style={{ whiteSpace: 'nowrap' }}>
+                      {FAULT_LABELS.columnDisplayCode}
+                    </Table.Th>
                     <Table.Th>{FAULT_LABELS.columnDescription}</Table.Th>
                     <Table.Th w={150} ta="right">
                       {FAULT_LABELS.columnDevicesNow}
