@@ -26,6 +26,8 @@ import { registerWebApp } from './http/web-app.js';
 import { blobRoutes } from './http/routes/blob.routes.js';
 import { firmwareRoutes } from './http/routes/firmware.routes.js';
 import { otaRoutes } from './http/routes/ota.routes.js';
+import { statsRoutes } from './http/routes/stats.routes.js';
+import { StatsService } from './services/stats/stats.service.js';
 import { faultRoutes } from './http/routes/fault.routes.js';
 import { FaultService } from './services/faults/fault.service.js';
 import { getOrCreateSecret } from './repositories/secret.repository.js';
@@ -66,6 +68,8 @@ export interface Services {
   otaJobs: OtaJobService;
   /** Sends OTA offers once the device gateway is attached (main does it after start-up). */
   rollout: RolloutEngine;
+  /** Fleet statistics from the daily rollups. */
+  stats: StatsService;
   /** Fault catalogues, insights fault calls, fault device list, breakdown and history. */
   faults: FaultService;
 }
@@ -120,6 +124,7 @@ export async function createServices(
     images,
     otaJobs,
     rollout,
+    stats: new StatsService(database.db),
     faults: new FaultService(database.db),
   };
 }
@@ -235,6 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(groupRoutes, { auth: services.auth, groups: services.groups });
   await app.register(firmwareRoutes, { auth: services.auth, images: services.images });
   await app.register(otaRoutes, { auth: services.auth, jobs: services.otaJobs });
+  await app.register(statsRoutes, { auth: services.auth, stats: services.stats });
   await app.register(faultRoutes, { auth: services.auth, faults: services.faults });
   await app.register(blobRoutes, {
     store: services.blobStore,

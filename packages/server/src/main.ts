@@ -110,6 +110,14 @@ async function main(): Promise<void> {
       .catch((error: unknown) => logger.error({ err: error }, 'mapping expiry failed'));
   }, 30_000);
   mappingExpiry.unref();
+  // End-of-day online/offline levels for the statistics: rewritten for today every few minutes,
+  // so the last run of each UTC day is that day's snapshot (idempotent per day; ADR 8).
+  const statsSnapshot = setInterval(() => {
+    services.stats
+      .snapshotConnectivity()
+      .catch((error: unknown) => logger.error({ err: error }, 'statistics snapshot failed'));
+  }, 5 * 60_000);
+  statsSnapshot.unref();
 
   let broker: NodeGateway | undefined;
   let brokerPort: number | undefined;

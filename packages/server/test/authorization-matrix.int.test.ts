@@ -24,6 +24,19 @@ const PASSWORD = 'Matrix-Member-2031';
 const ROUTES: RouteCase[] = [
   { name: 'current user', method: 'GET', url: '/v1/user', permission: undefined },
   {
+    name: 'statistics',
+    method: 'GET',
+    url: '/v1/admin/stats_info?duration=daily&start_date=2025-01-01&end_date=2025-01-07',
+    permission: 'stats.read',
+  },
+  { name: 'statistics (alias)', method: 'GET', url: '/v1/stats_info', permission: 'stats.read' },
+  {
+    name: 'statistics summary',
+    method: 'GET',
+    url: '/v1/admin/stats_info/summary',
+    permission: 'stats.read',
+  },
+  {
     name: 'fleet list',
     method: 'GET',
     url: '/v1/admin/nodes?num_records=5',

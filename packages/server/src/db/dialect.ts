@@ -18,6 +18,28 @@ export async function lockGroupMembership(trx: QueryExecutorProvider): Promise<v
     await sql`select pg_advisory_xact_lock(${GROUP_MEMBERSHIP_LOCK})`.execute(trx);
 }
 
+/** An arbitrary constant key for the node-ownership (claim/release statistics) advisory lock. */
+const NODE_OWNERSHIP_LOCK = 74_202;
+
+/**
+ * Serialises claims and releases inside the current transaction, so "did this user hold another
+ * node?" (the users-with-nodes statistics) cannot be answered from a stale view on PostgreSQL.
+ * SQLite has one writer already.
+ */
+export async function lockNodeOwnership(trx: QueryExecutorProvider): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`select pg_advisory_xact_lock(${NODE_OWNERSHIP_LOCK})`.execute(trx);
+}
+
+/**
+ * Blocks every other writer of `stats_daily` until the current transaction ends (the rebuild),
+ * so no increment lands between its recount and its rewrite. SQLite has one writer already.
+ */
+export async function lockStatsRollups(trx: QueryExecutorProvider): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`lock table stats_daily in share row exclusive mode`.execute(trx);
+}
+
 /**
  * Node ids of the given type whose current fault param `param` reports `value` (the fault-image
  * job targets). Reads `node_faults`, the current-fault table the ingest batch maintains

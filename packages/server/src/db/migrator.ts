@@ -10,6 +10,7 @@ import * as m0002 from './migrations/0002-nodes.js';
 import * as m0003 from './migrations/0003-broker-credentials.js';
 import * as m0004 from './migrations/0004-groups.js';
 import * as m0005 from './migrations/0005-ota.js';
+import * as m0006 from './migrations/0006-stats.js';
 import * as m0007 from './migrations/0007-faults.js';
 import type { Database } from './schema.js';
 
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-broker-credentials': m0003,
   '0004-groups': m0004,
   '0005-ota': m0005,
+  '0006-stats': m0006,
   '0007-faults': m0007,
 };
 

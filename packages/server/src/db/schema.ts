@@ -235,6 +235,14 @@ export interface NodeFaultHistoryTable {
   timestamp: EpochSeconds;
 }
 
+/** Statistics rollups (ADR 8): one value per metric and UTC epoch day. */
+export interface StatsDailyTable {
+  metric: string;
+  /** Days since 1970-01-01 UTC. */
+  day: number;
+  value: number;
+}
+
 /** Every table Kysely knows about. */
 export interface Database {
   users: UsersTable;
@@ -256,6 +264,7 @@ export interface Database {
   ota_jobs: OtaJobsTable;
   ota_executions: OtaExecutionsTable;
   ota_execution_history: OtaExecutionHistoryTable;
+  stats_daily: StatsDailyTable;
   common_custom_data: CommonCustomDataTable;
   node_faults: NodeFaultsTable;
   node_fault_history: NodeFaultHistoryTable;

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { countUsers, insertUser } from '../../repositories/user.repository.js';
 import { assertNotCommon } from './auth.service.js';
 import { hashPassword } from './password.js';
+import { recordUsersCreated } from '../stats/stats-events.js';
 
 /** The default e-mail of the first super admin when FLEETDECK_ADMIN_EMAIL is not set. */
 export const DEFAULT_ADMIN_EMAIL = 'admin@fleetdeck.local';
@@ -88,6 +89,7 @@ export async function bootstrapFirstSuperAdmin(
         },
         ['super_admin'],
       );
+      await recordUsersCreated(trx, 1, now);
     });
   } catch (error) {
     if (error instanceof AlreadyBootstrapped || isUniqueViolation(error)) return undefined;

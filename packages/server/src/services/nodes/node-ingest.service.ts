@@ -28,6 +28,7 @@ import type { NodeEvents } from './node-events.js';
 import type { NodeGatewayPort } from './node-gateway.port.js';
 import type { NodeService } from './node.service.js';
 import { applyOtaReports, type OtaStatusReport } from '../ota/ota-status.apply.js';
+import { recordClaim, recordRelease } from '../stats/stats-events.js';
 
 interface PendingConnectivity {
   connected: boolean;
@@ -438,6 +439,7 @@ export class NodeIngestService implements NodeGatewayPort {
   ): Promise<void> {
     const now = Math.floor(at / 1000);
     if (payload.reset && payload.user_id === RESET_USER_ID) {
+      await recordRelease(trx, nodeId, now);
       await releaseNode(trx, nodeId);
       await discardOtherRequests(trx, nodeId, '', now);
       return;
@@ -452,6 +454,7 @@ export class NodeIngestService implements NodeGatewayPort {
     }
     await setMappingStatus(trx, request.request_id, 'confirmed', now);
     await discardOtherRequests(trx, nodeId, request.request_id, now);
+    await recordClaim(trx, nodeId, payload.user_id, now);
     await claimNode(trx, nodeId, payload.user_id, now);
   }
 }

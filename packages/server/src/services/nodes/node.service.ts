@@ -32,6 +32,11 @@ import {
 import { hashMosquittoPassword } from '../../gateway/mosquitto-config.js';
 import { hashNodeSecret, newNodeId, newNodeSecret, nodeSecretMatches } from './node-credentials.js';
 import { derivedKeys } from './node-tags.js';
+import {
+  recordNodesRegistered,
+  recordRelease,
+  recordTimedOutRequests,
+} from '../stats/stats-events.js';
 
 const MappingRequestStatusSchema = z.enum(MAPPING_REQUEST_STATUSES);
 type MappingRequestStatus = z.infer<typeof MappingRequestStatusSchema>;
@@ -132,6 +137,7 @@ export class NodeService {
       }
       await insertNodes(trx, rows);
       await addToCounters(trx, { total: rows.length, not_activated: rows.length });
+      await recordNodesRegistered(trx, rows.length, now);
       // New nodes join every automatic group whose filters they match.
       await lockGroupMembership(trx);
       await refreshAutomaticMembership(trx, ids);
@@ -213,6 +219,7 @@ export class NodeService {
     if (operation === 'remove') {
       if (node.primary_user_id !== userId) throw badRequest('Node does not belong to user', 100010);
       await this.db.transaction().execute(async (trx) => {
+        await recordRelease(trx, nodeId, now);
         await releaseNode(trx, nodeId);
         await insertMappingRequest(trx, {
           request_id: requestId,
@@ -242,7 +249,7 @@ export class NodeService {
 
   /** The state of a mapping request of this user (requested, confirmed, timedout, discarded). */
   async mappingStatus(userId: string, requestId: string): Promise<MappingRequestStatus> {
-    await markTimedOutMappings(this.db, this.now() - MAPPING_REQUEST_TIMEOUT_SECONDS, this.now());
+    await this.expireMappingRequests();
     const request = await findMappingRequest(this.db, requestId);
     if (!request || request.user_id !== userId) throw notFound('Mapping request does not exist');
     return MappingRequestStatusSchema.parse(request.status);
@@ -250,6 +257,12 @@ export class NodeService {
 
   /** Marks unconfirmed requests older than the timeout as timed out (periodic job). */
   async expireMappingRequests(): Promise<number> {
-    return markTimedOutMappings(this.db, this.now() - MAPPING_REQUEST_TIMEOUT_SECONDS, this.now());
+    const now = this.now();
+    // The statistics count timed-out requests in the same transaction (ADR 8).
+    return this.db.transaction().execute(async (trx) => {
+      const expired = await markTimedOutMappings(trx, now - MAPPING_REQUEST_TIMEOUT_SECONDS, now);
+      await recordTimedOutRequests(trx, expired, now);
+      return expired;
+    });
   }
 }

@@ -7,6 +7,7 @@ import { badRequest } from '../../errors.js';
 import { insertUser } from '../../repositories/user.repository.js';
 import { assertNotCommon } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
+import { recordUsersCreated } from '../stats/stats-events.js';
 
 /** Creating accounts. (The full user registration with profiles comes with user management.) */
 export class UserService {
@@ -37,6 +38,7 @@ export class UserService {
           },
           roles,
         );
+        await recordUsersCreated(trx, 1, now);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw badRequest('User account already exist', 101006);
