@@ -15,3 +15,4 @@ export * from './ota-protocol.js';
 export * from './schemas/stats.js';
 export * from './fault-catalogue.js';
 export * from './schemas/faults.js';
+export * from './schemas/diagnostics.js';
