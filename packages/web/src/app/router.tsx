@@ -220,7 +220,68 @@ export function createAppRouter() {
               lazy: async () => ({
                 Component: (await import('./routes/customer-admin.route')).CustomerAdminRoute,
               }),
+              // alarmalert: the Multigraph page (features/diagnostics), inside the same gate.
+              ...(path === 'alarmalert'
+                ? {
+                    children: [
+                      {
+                        index: true,
+                        lazy: async () => ({
+                          Component: (
+                            await import('../features/diagnostics/routes/alarm-alert.route')
+                          ).AlarmAlertRoute,
+                        }),
+                      },
+                    ],
+                  }
+                : {}),
             })),
+            // Diagnostics (access §2): the header, search and tabs around each tab's screen.
+            {
+              path: 'diagnostics',
+              lazy: async () => ({
+                Component: (await import('../features/diagnostics/routes/diagnostics-layout.route'))
+                  .DiagnosticsLayoutRoute,
+              }),
+              children: [
+                {
+                  index: true,
+                  lazy: async () => ({
+                    Component: (
+                      await import('../features/diagnostics/routes/diagnostics-index.route')
+                    ).DiagnosticsIndexRoute,
+                  }),
+                },
+                {
+                  path: 'report/:nodeId',
+                  lazy: async () => ({
+                    Component: (await import('../features/diagnostics/routes/report.route'))
+                      .ReportRoute,
+                  }),
+                },
+                {
+                  path: 'metrics/:nodeId',
+                  lazy: async () => ({
+                    Component: (await import('../features/diagnostics/routes/metrics.route'))
+                      .MetricsRoute,
+                  }),
+                },
+                {
+                  path: 'paramvalues/:nodeId',
+                  lazy: async () => ({
+                    Component: (await import('../features/diagnostics/routes/param-values.route'))
+                      .ParamValuesRoute,
+                  }),
+                },
+                {
+                  path: 'multigraph1/:nodeId',
+                  lazy: async () => ({
+                    Component: (await import('../features/diagnostics/routes/multigraph.route'))
+                      .MultigraphRoute,
+                  }),
+                },
+              ],
+            },
             {
               path: '*',
               lazy: async () => ({
