@@ -30,6 +30,8 @@ import { statsRoutes } from './http/routes/stats.routes.js';
 import { StatsService } from './services/stats/stats.service.js';
 import { faultRoutes } from './http/routes/fault.routes.js';
 import { FaultService } from './services/faults/fault.service.js';
+import { diagnosticsRoutes } from './http/routes/diagnostics.routes.js';
+import { DiagnosticsService } from './services/diagnostics/diagnostics.service.js';
 import { getOrCreateSecret } from './repositories/secret.repository.js';
 import { ImageSigner } from './services/firmware/image-signer.js';
 import { ImageService } from './services/firmware/image.service.js';
@@ -72,6 +74,8 @@ export interface Services {
   stats: StatsService;
   /** Fault catalogues, insights fault calls, fault device list, breakdown and history. */
   faults: FaultService;
+  /** The insights API (device diagnostics) and the diagnostics retention purge. */
+  diagnostics: DiagnosticsService;
 }
 
 /** Builds the services over an open, migrated database. */
@@ -126,6 +130,11 @@ export async function createServices(
     rollout,
     stats: new StatsService(database.db),
     faults: new FaultService(database.db),
+    diagnostics: new DiagnosticsService(
+      database.db,
+      config.publicUrl,
+      config.diagnosticsRetentionDays,
+    ),
   };
 }
 
@@ -242,6 +251,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(otaRoutes, { auth: services.auth, jobs: services.otaJobs });
   await app.register(statsRoutes, { auth: services.auth, stats: services.stats });
   await app.register(faultRoutes, { auth: services.auth, faults: services.faults });
+  await app.register(diagnosticsRoutes, {
+    auth: services.auth,
+    diagnostics: services.diagnostics,
+  });
   await app.register(blobRoutes, {
     store: services.blobStore,
     signer: services.urlSigner,

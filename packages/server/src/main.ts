@@ -161,6 +161,13 @@ async function main(): Promise<void> {
       .catch((error: unknown) => logger.error({ err: error }, 'upload purge failed'));
   }, 15 * 60_000);
   uploadPurge.unref();
+  // Diagnostics older than DIAG_RETENTION_DAYS go in small batches (never one long delete).
+  const diagnosticsPurge = setInterval(() => {
+    services.diagnostics
+      .purgeExpired()
+      .catch((error: unknown) => logger.error({ err: error }, 'diagnostics purge failed'));
+  }, 60 * 60_000);
+  diagnosticsPurge.unref();
 
   const startup = { done: false };
   const app = await buildApp({ config, database, services, logger, startup });

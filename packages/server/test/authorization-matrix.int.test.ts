@@ -241,6 +241,30 @@ const ROUTES: RouteCase[] = [
     url: '/v1/admin/faults/history?search=MATRIX',
     permission: 'faults.read',
   },
+  {
+    name: 'insights API URL',
+    method: 'GET',
+    url: '/v1/admin/deployment_capabilities?name=InsightsAPIUrl',
+    permission: 'diagnostics.read',
+  },
+  ...(
+    [
+      'node/info?node_id=MATRIX1',
+      'node/log/count?node_id=MATRIX1&time=Week',
+      'node/log/byinterval/count?node_id=MATRIX1',
+      'node/log/list?node_id=MATRIX1',
+      'node/metric/meta?node_id=MATRIX1',
+      'node/metric/list?node_id=MATRIX1&start=1750000000&end=1750003600&id=heap.free',
+      'node/param/meta?node_id=MATRIX1',
+      'node/param/list?node_id=MATRIX1&start=1750000000&end=1750003600',
+      'query/event/list?filters=%7B%22Node.ID%22%3A%22MATRIX1%22%7D',
+    ] as const
+  ).map((path): RouteCase => ({
+    name: `insights ${path.split('?')[0] ?? path}`,
+    method: 'GET',
+    url: `/insights/v1/${path}`,
+    permission: 'diagnostics.read',
+  })),
 ];
 
 const ROLES_UNDER_TEST: Role[] = [

@@ -44,6 +44,7 @@ const EnvSchema = z.object({
     .default(SESSION_TIMEOUT_SECONDS),
   WEB_DIST_DIR: optionalText,
   OTA_IMAGE_MAX_MB: z.coerce.number().int().min(1).max(2048).default(32),
+  DIAG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -114,6 +115,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** The largest firmware image (or package) accepted, in bytes. */
   otaImageMaxBytes: number;
+  /** Days diagnostics (logs, metric points, variable values) are kept. */
+  diagnosticsRetentionDays: number;
   /** Firmware and files in an S3-compatible bucket; undefined keeps them on local disk. */
   s3: S3Config | undefined;
 }
@@ -162,6 +165,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
     trustProxy: e.TRUST_PROXY,
     otaImageMaxBytes: e.OTA_IMAGE_MAX_MB * 1024 * 1024,
+    diagnosticsRetentionDays: e.DIAG_RETENTION_DAYS,
     s3:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

@@ -12,6 +12,7 @@ import * as m0004 from './migrations/0004-groups.js';
 import * as m0005 from './migrations/0005-ota.js';
 import * as m0006 from './migrations/0006-stats.js';
 import * as m0007 from './migrations/0007-faults.js';
+import * as m0008 from './migrations/0008-diagnostics.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-ota': m0005,
   '0006-stats': m0006,
   '0007-faults': m0007,
+  '0008-diagnostics': m0008,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -243,6 +243,67 @@ export interface StatsDailyTable {
   value: number;
 }
 
+/** Diagnostics (ESP Insights): what a node last said about itself. */
+export interface DiagNodeInfoTable {
+  node_id: string;
+  project: string;
+  app_version: string;
+  chip: string | null;
+  sha256: string | null;
+  last_boot: EpochSeconds | null;
+  last_seen: EpochSeconds;
+}
+
+/** One diagnostics log record (error, warning, event, crash, reboot). */
+export interface DiagLogsTable {
+  id: Generated<number>;
+  node_id: string;
+  ts: EpochSeconds;
+  type: string;
+  tag: string;
+  message: string;
+  task: string | null;
+  sha256: string | null;
+  elf_missing: number;
+  /** JSON text. */
+  data: string | null;
+}
+
+/** A metric a node reports, with its label and unit. */
+export interface DiagMetricMetaTable {
+  node_id: string;
+  metric_id: string;
+  label: string;
+  unit: string;
+  path: string | null;
+}
+
+/** One point of a metric series. */
+export interface DiagMetricPointsTable {
+  node_id: string;
+  metric_id: string;
+  ts: EpochSeconds;
+  val: number;
+}
+
+/** A diagnostics variable (param) and where it sits in the variables tree. */
+export interface DiagParamMetaTable {
+  node_id: string;
+  param_id: string;
+  label: string;
+  /** Folder labels above the param, joined with '/'. */
+  path: string;
+  position: number;
+}
+
+/** One value of a diagnostics variable; `val` is JSON text of the scalar. */
+export interface DiagParamValuesTable {
+  node_id: string;
+  param_id: string;
+  ts: EpochSeconds;
+  val: string;
+}
+
 /** Every table Kysely knows about. */
 export interface Database {
   users: UsersTable;
@@ -268,4 +329,10 @@ export interface Database {
   common_custom_data: CommonCustomDataTable;
   node_faults: NodeFaultsTable;
   node_fault_history: NodeFaultHistoryTable;
+  diag_node_info: DiagNodeInfoTable;
+  diag_logs: DiagLogsTable;
+  diag_metric_meta: DiagMetricMetaTable;
+  diag_metric_points: DiagMetricPointsTable;
+  diag_param_meta: DiagParamMetaTable;
+  diag_param_values: DiagParamValuesTable;
 }

@@ -45,6 +45,7 @@ const INGESTED_SUFFIXES = [
   'user/mapping',
   'otafetch',
   'otastatus',
+  'diagnostics/from-node',
 ];
 
 /**

@@ -9,6 +9,7 @@ import {
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
+import { decodeDiagnosticsPayload } from './diagnostics-frame.js';
 import { NODE_PAYLOAD_LIMIT } from './node-acl.js';
 
 /** What became of one node message. */
@@ -48,6 +49,7 @@ export function routeNodeMessage(
 ): RouteOutcome {
   if (payload.length > NODE_PAYLOAD_LIMIT) {
     logger.warn({ nodeId, suffix, bytes: payload.length }, 'node message too large: dropped');
+    if (suffix === 'diagnostics/from-node') port.nodeDiagnosticsRejected(nodeId, 'too large', at);
     return 'invalid';
   }
   const drop = (reason: string): RouteOutcome => {
@@ -94,6 +96,21 @@ export function routeNodeMessage(
         const parsed = parsePayload(OtaStatusPayloadSchema, payload);
         if (!parsed.ok) return drop(parsed.reason);
         port.nodeOtaStatus(nodeId, parsed.value, at);
+        return 'ingested';
+      }
+      case 'diagnostics/from-node': {
+        // JSON or the ESP Insights binary frame; bad frames are counted by the port.
+        const decoded = decodeDiagnosticsPayload(payload);
+        if (!decoded.ok) {
+          port.nodeDiagnosticsRejected(nodeId, decoded.reason, at);
+          return drop(decoded.reason);
+        }
+        if (decoded.kind === 'config') return 'ignored';
+        port.nodeDiagnostics(
+          nodeId,
+          { message: decoded.message, elfMissing: decoded.elfMissing },
+          at,
+        );
         return 'ingested';
       }
       default:

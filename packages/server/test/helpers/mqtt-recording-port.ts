@@ -7,6 +7,7 @@ import type {
   ParamsPayload,
   UserMappingPayload,
 } from '@fleetdeck/contract';
+import type { DiagnosticsReport } from '../../src/services/diagnostics/diagnostics.apply.js';
 import type { NodeGatewayPort } from '../../src/services/nodes/node-gateway.port.js';
 
 /** One call the gateway made on the port. */
@@ -18,7 +19,9 @@ export type PortCall =
   | { kind: 'alert'; nodeId: string; alert: AlertPayload; at: number }
   | { kind: 'mapping'; nodeId: string; mapping: UserMappingPayload; at: number }
   | { kind: 'otafetch'; nodeId: string; fetch: OtaFetchPayload; at: number }
-  | { kind: 'otastatus'; nodeId: string; status: OtaStatusPayload; at: number };
+  | { kind: 'otastatus'; nodeId: string; status: OtaStatusPayload; at: number }
+  | { kind: 'diagnostics'; nodeId: string; report: DiagnosticsReport; at: number }
+  | { kind: 'diagnosticsRejected'; nodeId: string; reason: string; at: number };
 
 type CallOf<K extends PortCall['kind']> = Extract<PortCall, { kind: K }>;
 
@@ -75,6 +78,14 @@ export class RecordingNodePort implements NodeGatewayPort {
 
   nodeOtaStatus(nodeId: string, status: OtaStatusPayload, at: number): void {
     this.record({ kind: 'otastatus', nodeId, status, at });
+  }
+
+  nodeDiagnostics(nodeId: string, report: DiagnosticsReport, at: number): void {
+    this.record({ kind: 'diagnostics', nodeId, report, at });
+  }
+
+  nodeDiagnosticsRejected(nodeId: string, reason: string, at: number): void {
+    this.record({ kind: 'diagnosticsRejected', nodeId, reason, at });
   }
 
   async whenDurable(): Promise<void> {}

@@ -6,6 +6,7 @@ import type {
   ParamsPayload,
   UserMappingPayload,
 } from '@fleetdeck/contract';
+import type { DiagnosticsReport } from '../diagnostics/diagnostics.apply.js';
 
 /**
  * What the device gateway (embedded broker or external-broker client) asks of the node services.
@@ -45,6 +46,12 @@ export interface NodeGatewayPort {
 
   /** `otastatus` arrived: progress or the verdict of an update (batched like the rest). */
   nodeOtaStatus(nodeId: string, status: OtaStatusPayload, at: number): void;
+
+  /** `diagnostics/from-node` arrived, decoded from JSON or an ESP Insights frame (batched). */
+  nodeDiagnostics(nodeId: string, report: DiagnosticsReport, at: number): void;
+
+  /** A `diagnostics/from-node` payload could not be decoded: counted and dropped. */
+  nodeDiagnosticsRejected(nodeId: string, reason: string, at: number): void;
 
   /**
    * Resolves once everything accepted so far is committed, riding on the next scheduled batch

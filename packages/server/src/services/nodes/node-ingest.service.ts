@@ -28,6 +28,11 @@ import type { NodeEvents } from './node-events.js';
 import type { NodeGatewayPort } from './node-gateway.port.js';
 import type { NodeService } from './node.service.js';
 import { applyOtaReports, type OtaStatusReport } from '../ota/ota-status.apply.js';
+import {
+  applyDiagnostics,
+  type DiagnosticsItem,
+  type DiagnosticsReport,
+} from '../diagnostics/diagnostics.apply.js';
 import { recordClaim, recordRelease } from '../stats/stats-events.js';
 
 interface PendingConnectivity {
@@ -53,6 +58,8 @@ export interface IngestOptions {
 }
 
 const DEFAULT_OPTIONS: IngestOptions = { flushIntervalMs: 50, maxPendingNodes: 2000 };
+/** Diagnostics reports waiting beyond this are dropped (counted) instead of buffered. */
+const MAX_PENDING_DIAGNOSTICS = 20_000;
 const RESET_USER_ID = 'esp-rmaker';
 
 type StateKey = 'online' | 'offline' | 'not_activated';
@@ -78,6 +85,9 @@ export class NodeIngestService implements NodeGatewayPort {
   private alerts: Array<{ nodeId: string; payload: AlertPayload; at: number }> = [];
   private mappings: Array<{ nodeId: string; payload: UserMappingPayload; at: number }> = [];
   private otaReports: OtaStatusReport[] = [];
+  private diagnostics: DiagnosticsItem[] = [];
+  /** Diagnostics payloads refused (undecodable) or dropped (overload) since start. */
+  readonly diagnosticsCounters = { accepted: 0, rejected: 0, dropped: 0 };
   private otaFetchListener: ((nodeId: string, payload: OtaFetchPayload) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Callers of whenDurable waiting for the batch that will contain their messages. */
@@ -156,6 +166,25 @@ export class NodeIngestService implements NodeGatewayPort {
     this.schedule();
   }
 
+  nodeDiagnostics(nodeId: string, report: DiagnosticsReport, at: number): void {
+    if (this.diagnostics.length >= MAX_PENDING_DIAGNOSTICS) {
+      this.diagnosticsCounters.dropped += 1;
+      return;
+    }
+    this.entry(nodeId, at);
+    this.diagnosticsCounters.accepted += 1;
+    this.diagnostics.push({ nodeId, report, at });
+    this.schedule();
+  }
+
+  nodeDiagnosticsRejected(nodeId: string, reason: string, _at: number): void {
+    this.diagnosticsCounters.rejected += 1;
+    this.logger.warn(
+      { nodeId, reason, rejected: this.diagnosticsCounters.rejected },
+      'diagnostics payload rejected',
+    );
+  }
+
   /** Resolves when everything accepted so far is committed by the next scheduled batch. */
   whenDurable(): Promise<void> {
     if (!this.hasPending()) return this.writing ? this.chain : Promise.resolve();
@@ -230,7 +259,8 @@ export class NodeIngestService implements NodeGatewayPort {
       this.pending.size > 0 ||
       this.alerts.length > 0 ||
       this.mappings.length > 0 ||
-      this.otaReports.length > 0
+      this.otaReports.length > 0 ||
+      this.diagnostics.length > 0
     );
   }
 
@@ -240,17 +270,20 @@ export class NodeIngestService implements NodeGatewayPort {
     const alerts = this.alerts;
     const mappings = this.mappings;
     const otaReports = this.otaReports;
+    const diagnostics = this.diagnostics;
     const waiters = this.waiters;
     this.pending = new Map();
     this.alerts = [];
     this.mappings = [];
     this.otaReports = [];
+    this.diagnostics = [];
     this.waiters = [];
     this.writing = true;
     try {
       const { changes, ota } = await this.db.transaction().execute(async (trx) => ({
         changes: await this.apply(trx, batch, alerts, mappings),
         ota: otaReports.length > 0 ? await applyOtaReports(trx, otaReports) : undefined,
+        diagnostics: diagnostics.length > 0 ? await applyDiagnostics(trx, diagnostics) : undefined,
       }));
       for (const resolve of waiters) resolve();
       for (const change of changes) {
@@ -268,6 +301,7 @@ export class NodeIngestService implements NodeGatewayPort {
       this.logger.error({ err: error, nodes: batch.size }, 'node ingest batch failed; retrying');
       this.requeue(batch, alerts, mappings);
       this.otaReports = [...otaReports, ...this.otaReports];
+      this.diagnostics = [...diagnostics, ...this.diagnostics];
       this.waiters = [...waiters, ...this.waiters];
       setTimeout(() => void this.flush(), 1000).unref();
     } finally {
