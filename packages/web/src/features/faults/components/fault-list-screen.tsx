@@ -74,8 +74,10 @@ export function FaultListScreen() {
       <Paper withBorder radius="lg" data-testid="fault-list">
         <Stack gap={0}>
           <Box p="md">
-            <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
-              <FaultTypeSelect value={type} onChange={chooseType} short={false} />
+            <Group justify="space-between" align="flex-end" gap="sm" wrap="nowrap">
+              <Box style={{ flex: '0 1 220px', minWidth: 0 }}>
+                <FaultTypeSelect value={type} onChange={chooseType} short={false} fullWidth />
+              </Box>
               <Tooltip label={FAULT_LABELS.refresh} withArrow>
                 <ActionIcon
                   variant="default"
@@ -99,7 +101,7 @@ export function FaultListScreen() {
               onRetry={() => void catalogue.refetch()}
             />
           ) : (
-            <Table.ScrollContainer minWidth={560} type="native">
+            <Table.ScrollContainer minWidth={480} type="native">
               <Table
                 highlightOnHover
                 verticalSpacing="xs"
@@ -112,14 +114,10 @@ export function FaultListScreen() {
               >
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th w={130} style={{ whiteSpace: 'nowrap' }}>
-                      {FAULT_LABELS.columnErrorCode}
-                    </Table.Th>
-                    <Table.Th w={140} style={{ whiteSpace: 'nowrap' }}>
-                      {FAULT_LABELS.columnDisplayCode}
-                    </Table.Th>
+                    <Table.Th w={100}>{FAULT_LABELS.columnErrorCode}</Table.Th>
+                    <Table.Th w={100}>{FAULT_LABELS.columnDisplayCode}</Table.Th>
                     <Table.Th>{FAULT_LABELS.columnDescription}</Table.Th>
-                    <Table.Th w={150} ta="right">
+                    <Table.Th w={90} ta="right">
                       {FAULT_LABELS.columnDevicesNow}
                     </Table.Th>
                   </Table.Tr>

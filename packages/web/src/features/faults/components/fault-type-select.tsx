@@ -12,16 +12,19 @@ export function FaultTypeSelect({
   value,
   onChange,
   short,
+  fullWidth = false,
 }: {
   value: FaultTypeKey;
   onChange: (value: FaultTypeKey) => void;
   /** The fault device list's short labels (AC, Ref, Washer). */
   short: boolean;
+  /** Fill the box it is put in instead of its own width. */
+  fullWidth?: boolean;
 }) {
   return (
     <NativeSelect
       size="sm"
-      w={{ base: '100%', xs: short ? 140 : 180 }}
+      w={fullWidth ? '100%' : { base: '100%', xs: short ? 140 : 180 }}
       label={FAULT_LABELS.deviceType}
       name="fault_type"
       data={FAULT_TYPE_KEYS.map((key) => ({
