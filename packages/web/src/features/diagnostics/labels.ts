@@ -45,6 +45,7 @@ export const DIAGNOSTICS_LABELS = {
   timelineEmpty: 'No log entries in this period.',
   intervalLabel: 'Interval',
   backToMonth: 'Back to month',
+  pickDay: 'Go to day…',
   logs: 'Logs',
   logsEmpty: 'No log entries in this period.',
   pageN: 'Page {n}',

@@ -33,7 +33,8 @@ const RANGE_OPTIONS = GRAPH_RANGE_HOURS.map((hours) => ({
 export function metricOptions(metrics: readonly MetricMeta[]) {
   const groups = new Map<string, { value: string; label: string }[]>();
   for (const metric of metrics) {
-    const group = metric.path?.split('.')[0] || metric.id.split('.')[0] || metric.id;
+    const root = metric.path?.split('.')[0] || metric.id.split('.')[0] || metric.id;
+    const group = root.charAt(0).toUpperCase() + root.slice(1);
     const items = groups.get(group) ?? [];
     items.push({
       value: metric.id,

@@ -1,5 +1,5 @@
 import { MESSAGES, type CrashData, type LogEntry, type RebootData } from '@fleetdeck/contract';
-import { Alert, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { DIAGNOSTICS_LABELS } from '../labels';
@@ -94,9 +94,24 @@ function CrashDetails({ data }: { data: CrashData }) {
           <Title order={3} size="h6">
             {DIAGNOSTICS_LABELS.registers}
           </Title>
-          <Code block data-testid="registers" style={{ fontSize: 12 }}>
-            {registers.map(([name, value]) => `${name.padEnd(8)}${value}`).join('\n')}
-          </Code>
+          <SimpleGrid
+            cols={{ base: 2, sm: 4 }}
+            spacing={4}
+            verticalSpacing={2}
+            data-testid="registers"
+            p="xs"
+            bg="gray.0"
+            style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+          >
+            {registers.map(([name, value]) => (
+              <Text key={name} size="xs" ff="monospace">
+                <Text span c="dimmed" size="xs" ff="monospace" display="inline-block" w={48}>
+                  {name}
+                </Text>
+                {value}
+              </Text>
+            ))}
+          </SimpleGrid>
         </Stack>
       )}
     </Stack>

@@ -52,9 +52,16 @@ function hasDetails(entry: LogEntry): boolean {
   );
 }
 
-function LogRow({ entry, tzOffset }: { entry: LogEntry; tzOffset: number }) {
-  // Crashes are what an engineer comes for: their details start open.
-  const [open, setOpen] = useState(entry.type === 'crash');
+function LogRow({
+  entry,
+  tzOffset,
+  initiallyOpen,
+}: {
+  entry: LogEntry;
+  tzOffset: number;
+  initiallyOpen: boolean;
+}) {
+  const [open, setOpen] = useState(initiallyOpen);
   const expandable = hasDetails(entry);
   const toggle = () => {
     if (expandable) setOpen((value) => !value);
@@ -90,6 +97,7 @@ function LogRow({ entry, tzOffset }: { entry: LogEntry; tzOffset: number }) {
         <Table.Td>
           <Badge
             size="sm"
+            style={{ overflow: 'visible' }}
             variant={entry.type === 'crash' ? 'filled' : 'light'}
             color={TYPE_COLORS[entry.type]}
           >
@@ -130,6 +138,7 @@ export function LogListCard({ window, tzOffset }: { window: LogWindowRequest; tz
   const stale = query.isPlaceholderData;
   const nextToken = page?.pagetoken;
   const missing = page !== undefined && page.remarks.missingelfs.length > 0;
+  const firstCrashId = page?.list.find((entry) => entry.type === 'crash')?.id;
 
   let body;
   if (query.isError)
@@ -162,13 +171,19 @@ export function LogListCard({ window, tzOffset }: { window: LogWindowRequest; tz
             <Table.Tr>
               <Table.Th w={28} px={4} />
               <Table.Th w={150}>{DIAGNOSTICS_LABELS.columnTime}</Table.Th>
-              <Table.Th w={90}>{DIAGNOSTICS_LABELS.columnType}</Table.Th>
+              <Table.Th w={110}>{DIAGNOSTICS_LABELS.columnType}</Table.Th>
               <Table.Th>{DIAGNOSTICS_LABELS.columnMessage}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {page.list.map((entry) => (
-              <LogRow key={entry.id} entry={entry} tzOffset={tzOffset} />
+              <LogRow
+                key={entry.id}
+                entry={entry}
+                tzOffset={tzOffset}
+                // The newest crash is what an engineer comes for: its details start open.
+                initiallyOpen={entry.id === firstCrashId}
+              />
             ))}
           </Table.Tbody>
         </Table>

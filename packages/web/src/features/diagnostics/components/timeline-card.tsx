@@ -6,6 +6,7 @@ import {
   Group,
   Paper,
   SegmentedControl,
+  Select,
   Skeleton,
   Stack,
   Text,
@@ -15,13 +16,13 @@ import { useMemo, type ReactNode } from 'react';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { DIAGNOSTICS_LABELS } from '../labels';
 import { timelineHasEntries, timelineOption } from '../model/chart-options';
-import { formatDayHeading, formatZone } from '../model/diag-dates';
+import { formatDayHeading, formatDayLabel, formatZone } from '../model/diag-dates';
 import {
   isDiagnosticsInterval,
   type DiagnosticsInterval,
   type ReportWindowChoice,
 } from '../model/interval';
-import { timelineBars } from '../model/log-data';
+import { timelineBars, totalCount } from '../model/log-data';
 import { LazyDiagnosticsChart } from './charts/lazy-diagnostics-chart';
 
 const HEIGHT = 220;
@@ -128,6 +129,25 @@ export function TimelineCard({
               >
                 {DIAGNOSTICS_LABELS.backToMonth}
               </Anchor>
+            )}
+            {!hourly && bars.length > 0 && (
+              <Select
+                size="xs"
+                w={150}
+                aria-label={DIAGNOSTICS_LABELS.pickDay}
+                placeholder={DIAGNOSTICS_LABELS.pickDay}
+                data-testid="day-picker"
+                value={null}
+                data={[...bars].reverse().map((bar) => ({
+                  value: String(bar.timestamp),
+                  label: `${formatDayLabel(bar.timestamp, tzOffset)} · ${totalCount(bar.counts)}`,
+                }))}
+                onChange={(value) => {
+                  if (value !== null) onBarClick(Number(value));
+                }}
+                comboboxProps={{ withinPortal: true }}
+                maxDropdownHeight={280}
+              />
             )}
             <SegmentedControl
               size="xs"

@@ -40,6 +40,9 @@ const SPLIT_LINE = '#e9ecef';
 const FONT =
   'Inter, "Segoe UI", system-ui, -apple-system, Roboto, "Helvetica Neue", Arial, sans-serif';
 
+/** The timeline's plot area inside the chart, in pixels from each edge. */
+export const TIMELINE_GRID = { left: 44, right: 12, top: 36, bottom: 24 } as const;
+
 /** Whether any bar counts anything (else the report shows its empty text instead). */
 export function timelineHasEntries(bars: readonly TimelineBar[]): boolean {
   return bars.some((bar) => TIMELINE_TYPES.some((type) => bar.counts[type] > 0));
@@ -58,7 +61,8 @@ export function timelineOption(
   return {
     animationDuration: 250,
     textStyle: { fontFamily: FONT },
-    grid: { left: 8, right: 12, top: 32, bottom: 4, containLabel: true },
+    // A fixed plot area (counts need little room), so a bar's place is known from its index.
+    grid: { ...TIMELINE_GRID, containLabel: false },
     legend: {
       top: 0,
       left: 0,
@@ -117,10 +121,12 @@ export function metricLinesOption(
   lines: readonly MetricLine[],
   options: { start: number; end: number; tzOffset: number },
 ): DiagnosticsChartOption {
+  const units = axisUnits(lines);
   return {
     animationDuration: 250,
     textStyle: { fontFamily: FONT },
-    grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
+    // Room above the plot for the legend, and for the unit names when there are two scales.
+    grid: { left: 8, right: 16, top: units.length > 1 ? 56 : 32, bottom: 8, containLabel: true },
     legend: {
       top: 0,
       left: 0,
@@ -148,15 +154,21 @@ export function metricLinesOption(
         label: { formatter: (p) => formatLogTime(Number(p.value) / 1000, options.tzOffset) },
       },
     },
-    yAxis: {
-      type: 'value',
+    yAxis: units.map((unit, i) => ({
+      type: 'value' as const,
       scale: true,
+      // Two scales are shown (left, right); further ones stay hidden, their values in the tooltip.
+      show: i < 2,
+      position: i === 1 ? ('right' as const) : ('left' as const),
+      name: units.length > 1 ? unit : '',
+      nameTextStyle: { color: AXIS_TEXT },
       axisLabel: { color: AXIS_TEXT },
-      splitLine: { lineStyle: { color: SPLIT_LINE } },
-    },
+      splitLine: { show: i === 0, lineStyle: { color: SPLIT_LINE } },
+    })),
     series: lines.map((line, i): LineSeriesOption => ({
       type: 'line',
       name: line.unit ? `${line.name} (${line.unit})` : line.name,
+      yAxisIndex: units.indexOf(line.unit ?? ''),
       data: line.points.map(([ts, value]) => [ts * 1000, value]),
       itemStyle: { color: LINE_COLORS[i % LINE_COLORS.length] ?? '#1c7ed6' },
       lineStyle: { width: 2 },
@@ -165,6 +177,16 @@ export function metricLinesOption(
       emphasis: { focus: 'series' },
     })),
   };
+}
+
+/**
+ * One value axis per unit, in the order the lines come: bytes of heap and dBm of Wi-Fi on one
+ * scale would flatten both into lines along zero.
+ */
+export function axisUnits(lines: readonly MetricLine[]): string[] {
+  const units: string[] = [];
+  for (const line of lines) if (!units.includes(line.unit ?? '')) units.push(line.unit ?? '');
+  return units.length === 0 ? [''] : units;
 }
 
 /** Values with at most 2 decimals (a float heap or temperature reading has many). */
