@@ -29,6 +29,8 @@ describe('command line', () => {
         claimShare: 0.3,
         basicIngestShare: 0.5,
         connectRatePerSecond: 200,
+        diagIntervalSeconds: 300,
+        diagBinaryShare: 0.2,
         ota: { failRate: 0, progressStepPercent: 25, fetchShare: 1, whenKeyUnavailable: 'skip' },
       },
     });
@@ -63,6 +65,10 @@ describe('command line', () => {
       '10',
       '--ota-fetch-share',
       '0.5',
+      '--diag-interval',
+      '0',
+      '--diag-binary-share',
+      '1',
     ]);
     expect(command).toMatchObject({
       kind: 'run',
@@ -76,6 +82,8 @@ describe('command line', () => {
         claimShare: 1,
         basicIngestShare: 0,
         connectRatePerSecond: 1000,
+        diagIntervalSeconds: 0,
+        diagBinaryShare: 1,
         ota: { failRate: 0.25, progressStepPercent: 10, fetchShare: 0.5 },
       },
     });
@@ -98,6 +106,8 @@ describe('command line', () => {
       '--ota-progress-step',
       '--ota-fetch-share',
       '--fault-rate',
+      '--diag-interval',
+      '--diag-binary-share',
     ]) {
       expect(USAGE).toContain(option);
     }
@@ -138,6 +148,12 @@ describe('command line', () => {
     );
     expect(errorOf([...base, '--ota-fetch-share', 'all'])).toBe(
       '--ota-fetch-share must be a number from 0 to 1',
+    );
+    expect(errorOf([...base, '--diag-interval', '2.5'])).toBe(
+      '--diag-interval must be a whole number from 0 to 86400',
+    );
+    expect(errorOf([...base, '--diag-binary-share', '1.2'])).toBe(
+      '--diag-binary-share must be a number from 0 to 1',
     );
   });
 

@@ -8,7 +8,8 @@ export const USAGE = `Usage: npm run simulate -- --server <url> --nodes <n> [opt
 
 Simulates a fleet of appliances that register with a Fleetdeck server and speak its MQTT protocol.
 Nodes answer OTA offers like firmware: they verify each image with the server's signing key
-(fetched once with the admin credentials; without it, offers are only counted).
+(fetched once with the admin credentials; without it, offers are only counted). Each node sends a
+diagnostics report (logs, crashes, metrics, variables) soon after connecting and then periodically.
 
   --server <url>            Fleetdeck HTTP API, e.g. http://127.0.0.1:8080 (required)
   --nodes <n>               number of nodes, 1-100000 (required)
@@ -25,6 +26,8 @@ Nodes answer OTA offers like firmware: they verify each image with the server's 
   --ota-fail-rate <x>       share of good OTA updates that still end "failed", 0-1 (default 0)
   --ota-progress-step <n>   report download progress every n percent, 1-100 (default 25)
   --ota-fetch-share <x>     share of nodes that send otafetch after connecting, 0-1 (default 1)
+  --diag-interval <s>       seconds between a node's diagnostics reports, 0 = none (default 300)
+  --diag-binary-share <x>   share of nodes sending ESP Insights binary frames, 0-1 (default 0.2)
   --help                    show this text`;
 
 /** A bad command line; the message is one line naming the option. */
@@ -50,6 +53,8 @@ export type CliCommand =
           | 'claimShare'
           | 'basicIngestShare'
           | 'connectRatePerSecond'
+          | 'diagIntervalSeconds'
+          | 'diagBinaryShare'
           | 'ota'
         >;
     };
@@ -70,6 +75,8 @@ const OPTIONS = {
   'ota-fail-rate': { type: 'string' },
   'ota-progress-step': { type: 'string' },
   'ota-fetch-share': { type: 'string' },
+  'diag-interval': { type: 'string' },
+  'diag-binary-share': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -124,6 +131,8 @@ const ArgsSchema = z
     'ota-fail-rate': numberOption({ min: 0, max: 1, whole: false, fallback: 0 }),
     'ota-progress-step': numberOption({ min: 1, max: 100, whole: true, fallback: 25 }),
     'ota-fetch-share': numberOption({ min: 0, max: 1, whole: false, fallback: 1 }),
+    'diag-interval': numberOption({ min: 0, max: 86_400, whole: true, fallback: 300 }),
+    'diag-binary-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.2 }),
   })
   .superRefine((args, ctx) => {
     if ((args['admin-email'] === undefined) !== (args['admin-password'] === undefined)) {
@@ -186,6 +195,8 @@ export function parseCliArgs(
       claimShare: args['claim-share'],
       basicIngestShare: args['basic-ingest-share'],
       connectRatePerSecond: args['connect-rate'],
+      diagIntervalSeconds: args['diag-interval'],
+      diagBinaryShare: args['diag-binary-share'],
       // A server without OTA yet (or a run without admin credentials) still gets a fleet.
       ota: {
         failRate: args['ota-fail-rate'],

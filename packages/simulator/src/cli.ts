@@ -20,6 +20,8 @@ function statusLine(
     `${stats.messagesSent.toLocaleString('en-US')} messages sent (${sentPerSecond.toFixed(1)}/s)`,
   ];
   if (stats.claimCandidates > 0) parts.push(`${stats.claimed}/${stats.claimCandidates} claimed`);
+  if (stats.diagnosticsSent > 0)
+    parts.push(`${stats.diagnosticsSent.toLocaleString('en-US')} diagnostics reports`);
   if (stats.flaps > 0) parts.push(`${stats.flaps} flaps`);
   if (stats.refused > 0) parts.push(`${stats.refused} refused`);
   if (stats.otaOffers > 0) {

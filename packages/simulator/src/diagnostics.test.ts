@@ -1,7 +1,13 @@
 import { DiagnosticsMessageSchema } from '@fleetdeck/contract';
 import { decode } from 'cborg';
 import { describe, expect, it } from 'vitest';
-import { diagnosticsReport, encodeDiagnostics, type DiagnosticsNode } from './diagnostics.js';
+import {
+  bootReport,
+  diagnosticsReport,
+  encodeDiagnostics,
+  RESET_REASON,
+  type DiagnosticsNode,
+} from './diagnostics.js';
 import { Rng } from './prng.js';
 
 const T = 1_750_000_000;
@@ -58,5 +64,18 @@ describe('simulated diagnostics', () => {
     };
     expect(body.diag.data.metrics).toHaveLength(15);
     expect(body.diag.data.crash.mepc).toBeGreaterThan(0x42000000);
+  });
+
+  it('boots with the reset reason, as a reboot log in JSON and a boot record in a frame', () => {
+    const report = bootReport(washer, RESET_REASON.software, T);
+    const logs = DiagnosticsMessageSchema.parse(report).logs ?? [];
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({
+      type: 'reboot',
+      data: { reason: 3, reset_reason: 'ESP_RST_SW' },
+    });
+    const bytes = encodeDiagnostics({ ...washer, binary: true }, report);
+    const body = decode(bytes.subarray(3)) as { diag: { data: { boot: Record<string, unknown> } } };
+    expect(body.diag.data.boot).toMatchObject({ ts: T * 1_000_000, reason: 3, app_ver: '3.0.0' });
   });
 });

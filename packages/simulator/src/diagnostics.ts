@@ -1,5 +1,6 @@
 import {
   DiagnosticsMessageSchema,
+  ESP_RESET_REASONS,
   INSIGHTS_FRAME_KIND,
   type DiagnosticsLogInput,
   type DiagnosticsMessage,
@@ -91,6 +92,9 @@ export const DEFAULT_DIAGNOSTICS_RATES: DiagnosticsRates = {
   error: 0.02,
 };
 
+/** `esp_reset_reason_t` numbers the fleet reports at boot. */
+export const RESET_REASON = { powerOn: 1, software: 3, panic: 4 } as const;
+
 const hex = (n: number) => `0x${(n >>> 0).toString(16).padStart(8, '0')}`;
 
 /** One report covering `[from, to)` (epoch seconds), metrics every `stepSeconds`. */
@@ -168,11 +172,7 @@ export function diagnosticsReport(
   logs.push({ ts: to - 1, type: 'event', tag: 'diag', message: 'Diagnostics report sent' });
   const rssi = Math.round(rng.float(-82, -45));
   return {
-    info: {
-      project: `fleetdeck-${node.type.toLowerCase().replace(/ /g, '-')}`,
-      app_version: node.fwVersion,
-      chip: node.chip,
-    },
+    info: projectInfo(node),
     logs,
     metrics: [
       {
@@ -205,6 +205,38 @@ export function diagnosticsReport(
         ],
       },
     ],
+  };
+}
+
+/**
+ * The report firmware sends right after booting: device info and one reboot log with the
+ * `esp_reset_reason_t` (power-on, software restart after an OTA update, panic…).
+ */
+export function bootReport(node: DiagnosticsNode, reason: number, ts: number): DiagnosticsMessage {
+  return {
+    info: projectInfo(node),
+    logs: [
+      {
+        ts,
+        type: 'reboot',
+        tag: 'boot',
+        message: `Reboot: ${ESP_RESET_REASONS[reason] ?? 'ESP_RST_UNKNOWN'}`,
+        data: {
+          reason,
+          reset_reason: ESP_RESET_REASONS[reason] ?? 'ESP_RST_UNKNOWN',
+          app_version: node.fwVersion,
+          chip: node.chip,
+        },
+      },
+    ],
+  };
+}
+
+function projectInfo(node: DiagnosticsNode): NonNullable<DiagnosticsMessage['info']> {
+  return {
+    project: `fleetdeck-${node.type.toLowerCase().replace(/ /g, '-')}`,
+    app_version: node.fwVersion,
+    chip: node.chip,
   };
 }
 

@@ -20,7 +20,9 @@ import type { LinkEnd, NodeLink, NodeLinkEvents, NodeLinkFactory } from './mqtt-
 export interface BrokerMessage {
   clientId: string;
   topic: string;
+  /** The payload as text (UTF-8); `bytes` holds it exactly, for binary frames. */
   payload: string;
+  bytes: Buffer;
   retain: boolean;
   /** true when the broker published it as the client's Last Will. */
   will: boolean;
@@ -82,8 +84,10 @@ export class FakeBroker {
       this.connects++;
       events.connected();
     });
-    const accept = (topic: string, payload: string, retain: boolean, will: boolean) => {
-      const message = { clientId: options.clientId, topic, payload, retain, will };
+    const accept = (topic: string, raw: string | Buffer, retain: boolean, will: boolean) => {
+      const bytes = Buffer.from(raw);
+      const payload = bytes.toString('utf8');
+      const message = { clientId: options.clientId, topic, payload, bytes, retain, will };
       this.messages.push(message);
       if (retain) this.retained.set(topic, payload);
       this.onPublish(message);

@@ -48,6 +48,15 @@ import {
 import { deriveSeed, Rng, stableRoll } from './prng.js';
 import { DEFAULT_FAULT_RATE_PER_NODE_HOUR, nextFaultValue } from './faults.js';
 import { TimerQueue } from './timer-queue.js';
+import {
+  bootReport,
+  DEFAULT_DIAGNOSTICS_RATES,
+  diagnosticsReport,
+  encodeDiagnostics,
+  RESET_REASON,
+  type DiagnosticsNode,
+  type DiagnosticsRates,
+} from './diagnostics.js';
 
 /** How to run a fleet. Only the first four are required; the rest have realistic defaults. */
 export interface FleetOptions {
@@ -83,6 +92,18 @@ export interface FleetOptions {
   claimConcurrency?: number;
   /** How often a mapping request's state is polled, ms. Default 500. */
   claimPollMs?: number;
+  /**
+   * Each online node sends a diagnostics report (logs, metrics, variables) every this many
+   * seconds, the first at a random point of the interval; 0 sends none, not even the boot report.
+   * Default 300.
+   */
+  diagIntervalSeconds?: number;
+  /** Share of nodes that send ESP Insights binary frames instead of JSON. Default 0.2. */
+  diagBinaryShare?: number;
+  /** Chances of a crash, warning and error per diagnostics report (see diagnostics.ts). */
+  diagRates?: DiagnosticsRates;
+  /** The boot report follows a connect after [min, max] ms. Default 2–8 s. */
+  diagBootDelayMs?: readonly [number, number];
   /** Scheduler tick, ms. Default 100. */
   tickMs?: number;
   /** How often a changed state file is written while running, ms. Default 60 s. */
@@ -120,6 +141,8 @@ export interface FleetStats {
   flaps: number;
   /** Remote param writes applied. */
   remoteWrites: number;
+  /** Diagnostics reports the broker acknowledged (boot and periodic, both encodings). */
+  diagnosticsSent: number;
   otaOffers: number;
   /** `otastatus` reports sent with a final status (success counts once, after the reboot). */
   otaSucceeded: number;
@@ -137,6 +160,8 @@ export interface SimulatedNodeView {
   status: NodeStatus;
   session: number;
   basicIngest: boolean;
+  /** Sends diagnostics as ESP Insights binary frames (else JSON). */
+  diagBinary: boolean;
   claimCandidate: boolean;
   claimedBy: string | undefined;
   params: ParamsDocument | undefined;
@@ -161,6 +186,7 @@ interface SimNode {
   readonly record: StateNode;
   readonly profile: ApplianceProfile;
   readonly basicIngest: boolean;
+  readonly diagBinary: boolean;
   readonly claimCandidate: boolean;
   status: NodeStatus;
   /** Bumped on every status change, so stale timer entries are recognised. */
@@ -169,6 +195,10 @@ interface SimNode {
   attempts: number;
   link: NodeLink | undefined;
   params: ParamsDocument | undefined;
+  /** End (epoch s) of the last diagnostics window sent; 0 while the boot report is pending. */
+  diagUntil: number;
+  /** The `esp_reset_reason_t` of the last boot, for the boot report. */
+  resetReason: number;
   /** When the node's fault was last stepped (0: not yet; the first drift only starts the clock). */
   faultCheckedAt: number;
   dropping: boolean;
@@ -211,6 +241,8 @@ export class Fleet {
   private nodes: SimNode[] = [];
   private readonly byId = new Map<string, SimNode>();
   private readonly timers = new TimerQueue();
+  /** Diagnostics reports due, tagged with the node's epoch like `timers`. */
+  private readonly diagTimers = new TimerQueue();
   private readonly claimRetries = new TimerQueue();
   private connectQueue: number[] = [];
   private connectHead = 0;
@@ -242,6 +274,7 @@ export class Fleet {
     lost: 0,
     flaps: 0,
     remoteWrites: 0,
+    diagnosticsSent: 0,
     otaOffers: 0,
     otaSucceeded: 0,
     otaFailed: 0,
@@ -267,6 +300,10 @@ export class Fleet {
       connectRatePerSecond: 200,
       maxConnectsInFlight: 500,
       paramIntervalMs: [30_000, 120_000],
+      diagIntervalSeconds: 300,
+      diagBinaryShare: 0.2,
+      diagRates: DEFAULT_DIAGNOSTICS_RATES,
+      diagBootDelayMs: [2_000, 8_000],
       flapDowntimeMs: [3_000, 20_000],
       claimConcurrency: 8,
       claimPollMs: 500,
@@ -323,6 +360,7 @@ export class Fleet {
       status: node.status,
       session: node.record.session,
       basicIngest: node.basicIngest,
+      diagBinary: node.diagBinary,
       claimCandidate: node.claimCandidate,
       claimedBy: node.record.claimed_by,
       params: node.params,
@@ -406,12 +444,15 @@ export class Fleet {
         record,
         profile: APPLIANCE_PROFILES[record.type],
         basicIngest: usesBasicIngest(record.node_id, this.options.basicIngestShare),
+        diagBinary: stableRoll(record.node_id, 'diagbinary') < this.options.diagBinaryShare,
         claimCandidate: isClaimCandidate(record.node_id, this.options.claimShare),
         status: 'idle',
         epoch: 0,
         attempts: 0,
         link: undefined,
         params: undefined,
+        diagUntil: 0,
+        resetReason: RESET_REASON.powerOn,
         faultCheckedAt: 0,
         dropping: false,
         claiming: false,
@@ -633,6 +674,12 @@ export class Fleet {
       this.scheduleNextFlap(this.nextFlapAt);
     }
 
+    for (let due = this.diagTimers.popDue(now); due; due = this.diagTimers.popDue(now)) {
+      const node = this.nodes[due.item];
+      if (node && node.epoch === due.tag && node.status === 'online')
+        this.sendDiagnostics(node, now);
+    }
+
     for (let due = this.claimRetries.popDue(now); due; due = this.claimRetries.popDue(now)) {
       const node = this.nodes[due.item];
       if (node) this.queueClaim(node);
@@ -737,6 +784,7 @@ export class Fleet {
       },
     );
     this.scheduleChange(node, now);
+    this.scheduleBootReport(node, now);
     this.queueClaim(node);
   }
 
@@ -851,11 +899,21 @@ export class Fleet {
     payload: unknown,
     retain = false,
   ): Promise<void> {
+    return this.publishBytes(node, suffix, JSON.stringify(payload), retain);
+  }
+
+  /** QoS 1 publish of an encoded payload; settles on PUBACK. */
+  private publishBytes(
+    node: SimNode,
+    suffix: IngestSuffix,
+    payload: string | Buffer,
+    retain = false,
+  ): Promise<void> {
     const link = node.link;
     if (!link) return Promise.reject(new Error(`${node.record.node_id} is not connected`));
     const topic = publishTopic(node.record.node_id, suffix, node.basicIngest);
     return new Promise((resolve, reject) => {
-      link.publish(topic, JSON.stringify(payload), retain, (error) => {
+      link.publish(topic, payload, retain, (error) => {
         if (error) {
           this.counters.publishFailures++;
           reject(error);
@@ -865,6 +923,64 @@ export class Fleet {
         }
       });
     });
+  }
+
+  // ---------------------------------------------------------------- diagnostics
+
+  /** After a connect: the boot report a little later (firmware sends it once Insights is up). */
+  private scheduleBootReport(node: SimNode, now: number): void {
+    node.diagUntil = 0;
+    // An OTA reboot is a software restart; every other (re)connect counts as a power cycle.
+    node.resetReason =
+      node.ota?.phase === 'rebooting' ? RESET_REASON.software : RESET_REASON.powerOn;
+    if (this.options.diagIntervalSeconds <= 0) return;
+    const [min, max] = this.options.diagBootDelayMs;
+    this.diagTimers.push(now + this.rng.float(min, max), node.index, node.epoch);
+  }
+
+  /**
+   * Sends the boot report or the next periodic one and schedules the one after. The first
+   * periodic report falls at a random point of the interval, so a fleet that connected together
+   * does not report together.
+   */
+  private sendDiagnostics(node: SimNode, now: number): void {
+    const interval = this.options.diagIntervalSeconds;
+    const device = this.diagnosticsDevice(node);
+    const nowSeconds = Math.floor(now / 1000);
+    let report;
+    let next: number;
+    if (node.diagUntil === 0) {
+      report = bootReport(device, node.resetReason, nowSeconds);
+      next = now + this.rng.float(0, interval * 1000);
+    } else {
+      const from = Math.max(node.diagUntil, nowSeconds - interval);
+      if (from >= nowSeconds) {
+        this.diagTimers.push(now + interval * 1000, node.index, node.epoch);
+        return;
+      }
+      // At most ~30 points per metric, so a long interval still fits one small frame.
+      const step = Math.max(60, Math.ceil((nowSeconds - from) / 30));
+      report = diagnosticsReport(device, this.rng, from, nowSeconds, step, this.options.diagRates);
+      next = now + interval * 1000;
+    }
+    node.diagUntil = nowSeconds;
+    this.diagTimers.push(next, node.index, node.epoch);
+    this.publishBytes(node, 'diagnostics/from-node', encodeDiagnostics(device, report)).then(
+      () => void this.counters.diagnosticsSent++,
+      (error: unknown) =>
+        this.fail(`diagnostics ${node.record.node_id}: ${(error as Error).message}`),
+    );
+  }
+
+  /** The diagnostics builders' view of a node; made per report, so idle nodes carry nothing. */
+  private diagnosticsDevice(node: SimNode): DiagnosticsNode {
+    return {
+      type: node.record.type,
+      fwVersion: node.record.fw_version,
+      // The C3 is RISC-V; the other profiles' chips (ESP32, ESP32-S3) are Xtensa.
+      chip: node.profile.platform === 'esp32c3' ? 'esp32c3' : 'esp32',
+      binary: node.diagBinary,
+    };
   }
 
   // ---------------------------------------------------------------- OTA
@@ -1028,6 +1144,7 @@ export class Fleet {
     this.connected = 0;
     this.inFlight = 0;
     this.timers.clear();
+    this.diagTimers.clear();
     this.claimRetries.clear();
     if (this.state) await this.saveState();
   }

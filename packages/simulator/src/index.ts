@@ -6,6 +6,7 @@ export * from './api-client.js';
 export * from './appliance-profiles.js';
 export * from './node-spec.js';
 export * from './payloads.js';
+export * from './diagnostics.js';
 export * from './prng.js';
 export * from './ota/ota-agent.js';
 export * from './ota/image-verifier.js';

@@ -32,8 +32,16 @@ export interface NodeLinkEvents {
 
 /** An open (or opening) connection of one node. */
 export interface NodeLink {
-  /** QoS 1 publish; `done` runs on PUBACK (or with the error that prevented it). */
-  publish(topic: string, payload: string, retain: boolean, done: (error?: Error) => void): void;
+  /**
+   * QoS 1 publish of JSON text or bytes (ESP Insights frames); `done` runs on PUBACK (or with the
+   * error that prevented it).
+   */
+  publish(
+    topic: string,
+    payload: string | Buffer,
+    retain: boolean,
+    done: (error?: Error) => void,
+  ): void;
   /** QoS 1 subscribe; `done` runs on SUBACK. */
   subscribe(topics: readonly string[], done: (error?: Error) => void): void;
   /** Drops the socket without DISCONNECT, as a power cut would, so the broker fires the will. */
