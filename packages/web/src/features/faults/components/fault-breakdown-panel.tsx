@@ -3,7 +3,13 @@ import { Alert, Box, Group, Paper, Progress, Skeleton, Stack, Text, Title } from
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { FAULT_LABELS } from '../labels';
-import { breakdownRows, formatShare, standOut, type BreakdownRow } from '../model/breakdown';
+import {
+  breakdownRows,
+  formatShare,
+  standOut,
+  strongestStandOut,
+  type BreakdownRow,
+} from '../model/breakdown';
 
 interface Dimension {
   key: 'by_fw_version' | 'by_model' | 'by_city';
@@ -108,7 +114,10 @@ export function FaultBreakdownPanel({
     const rows = breakdownRows(buckets, total);
     return { dimension, rows, insight: standOut(rows) };
   });
-  const callOuts = dimensions.filter((entry) => entry.insight !== undefined);
+  const callOut = strongestStandOut(
+    dimensions.map(({ dimension, insight }) => ({ key: dimension.key, insight })),
+  );
+  const calledOut = DIMENSIONS.find((dimension) => dimension.key === callOut?.key);
 
   return (
     <Paper withBorder radius="lg" p="md" data-testid="fault-breakdown" component="aside">
@@ -135,32 +144,29 @@ export function FaultBreakdownPanel({
           </Text>
         ) : (
           <>
-            {callOuts.map(({ dimension, insight }) =>
-              insight === undefined ? null : (
-                <Alert
-                  key={dimension.key}
-                  color="red"
-                  variant="light"
-                  p="xs"
-                  icon={<IconAlertTriangle size={16} aria-hidden="true" />}
-                  data-testid={`fault-insight-${dimension.key}`}
-                >
-                  <Text size="sm">
-                    {formatMessage(dimension.insight, {
-                      percent: formatShare(insight.share),
-                      value: valueText(insight.value),
-                    })}
-                  </Text>
-                </Alert>
-              ),
+            {callOut !== undefined && calledOut !== undefined && (
+              <Alert
+                color="red"
+                variant="light"
+                p="xs"
+                icon={<IconAlertTriangle size={16} aria-hidden="true" />}
+                data-testid="fault-insight"
+              >
+                <Text size="sm">
+                  {formatMessage(calledOut.insight, {
+                    percent: formatShare(callOut.insight.share),
+                    value: valueText(callOut.insight.value),
+                  })}
+                </Text>
+              </Alert>
             )}
-            {dimensions.map(({ dimension, rows, insight }) => (
+            {dimensions.map(({ dimension, rows }) => (
               <BreakdownBars
                 key={dimension.key}
                 dimension={dimension}
                 rows={rows}
                 total={total}
-                highlight={insight?.value}
+                highlight={callOut?.key === dimension.key ? callOut.insight.value : undefined}
               />
             ))}
           </>

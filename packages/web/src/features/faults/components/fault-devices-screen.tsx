@@ -96,10 +96,13 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [nextId, scope, paging.pageSize, paging.cursor, queryClient]);
 
-  // The title counts every device with the fault; with a search the list shows the matches.
-  const total = search.applied === undefined ? nodes.data?.count : breakdown.data?.total;
+  // The title counts every device with the fault, not the matches of a search: the list's own
+  // count while it shows the whole list, else (searching, or a page still loading) the breakdown's.
+  const total =
+    (search.applied === undefined && !stale ? nodes.data?.count : undefined) ??
+    breakdown.data?.total;
   const title =
-    total === undefined || stale || nodes.isError
+    total === undefined || nodes.isError
       ? undefined
       : formatMessage(FAULT_LABELS.devicesWithFault, { count: total, code: shownCode });
   useDocumentTitle(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakdownRows, formatShare, standOut } from './breakdown';
+import { breakdownRows, formatShare, standOut, strongestStandOut } from './breakdown';
 
 describe('breakdownRows', () => {
   it('orders values by count, largest first, ties by value', () => {
@@ -75,12 +75,34 @@ describe('standOut', () => {
       { value: 'b', count: 5 },
     ]);
     expect(standOut(even)).toBeUndefined();
-    expect(standOut(breakdownRows([{ value: 'a', count: 2 }]))).toBeUndefined();
+    expect(standOut(breakdownRows([{ value: 'a', count: 4 }]))).toBeUndefined();
     expect(standOut([])).toBeUndefined();
   });
 
   it('never calls out the folded row', () => {
     const rows = [{ value: undefined, count: 10, share: 1, folded: 3 }];
     expect(standOut(rows)).toBeUndefined();
+  });
+});
+
+describe('strongestStandOut', () => {
+  it('keeps the strongest call-out, the first dimension on a tie', () => {
+    const fw = { value: '2.1.0', share: 0.9 };
+    const city = { value: 'Pune', share: 0.9 };
+    const model = { value: 'RF-200', share: 0.7 };
+    expect(
+      strongestStandOut([
+        { key: 'fw', insight: fw },
+        { key: 'model', insight: model },
+        { key: 'city', insight: city },
+      ]),
+    ).toEqual({ key: 'fw', insight: fw });
+    expect(
+      strongestStandOut([
+        { key: 'fw', insight: undefined },
+        { key: 'model', insight: model },
+      ]),
+    ).toEqual({ key: 'model', insight: model });
+    expect(strongestStandOut([{ key: 'fw', insight: undefined }])).toBeUndefined();
   });
 });

@@ -69,13 +69,13 @@ export interface BreakdownInsight {
 }
 
 /** Fewer affected devices than this say nothing about a cause. */
-export const INSIGHT_MIN_DEVICES = 3;
+export const INSIGHT_MIN_DEVICES = 5;
 /** One value must hold at least this share of the affected devices to be called out. */
 export const INSIGHT_MIN_SHARE = 0.6;
 
 /**
  * The value that stands out in one dimension, e.g. "90 % of refrigerators with E5 run fw 2.1.0":
- * the largest bar when it holds at least 60 % of at least 3 devices.
+ * the largest bar when it holds at least 60 % of at least 5 devices.
  */
 export function standOut(
   rows: readonly BreakdownRow[],
@@ -87,4 +87,20 @@ export function standOut(
   if (top?.value === undefined || total < minDevices) return undefined;
   if (top.share < minShare) return undefined;
   return { value: top.value, share: top.share };
+}
+
+/**
+ * The one call-out a panel shows: the dimension whose top value stands out most (the first
+ * dimension wins a tie, so firmware, listed first, leads). One call-out, not three, so that a
+ * small or evenly spread fault does not light the panel up.
+ */
+export function strongestStandOut<K extends string>(
+  dimensions: readonly { key: K; insight: BreakdownInsight | undefined }[],
+): { key: K; insight: BreakdownInsight } | undefined {
+  let best: { key: K; insight: BreakdownInsight } | undefined;
+  for (const { key, insight } of dimensions) {
+    if (insight === undefined) continue;
+    if (best === undefined || insight.share > best.insight.share) best = { key, insight };
+  }
+  return best;
 }
