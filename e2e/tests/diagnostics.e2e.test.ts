@@ -12,8 +12,8 @@ import { signIn } from '../helpers/session.js';
 import { startSimulator, type RunningSimulator } from '../helpers/simulator.js';
 
 const NODES = 6;
-/** Diagnostics messages per node per hour: high, so every node has logs and metrics quickly. */
-const DIAGNOSTICS_RATE = '600';
+/** Seconds between a node's diagnostics reports: short, so every node has logs and metrics quickly. */
+const DIAG_INTERVAL_SECONDS = '5';
 const DIAGNOSTICS_DEADLINE_MS = 90_000;
 /**
  * The timeline's plot area in pixels from the chart's edges (TIMELINE_GRID in
@@ -59,7 +59,7 @@ async function busiestNode(ids: readonly string[]): Promise<string | undefined> 
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-  simulator = await startSimulator(server, NODES, ['--diagnostics-rate', DIAGNOSTICS_RATE]);
+  simulator = await startSimulator(server, NODES, ['--diag-interval', DIAG_INTERVAL_SECONDS]);
   token = await apiToken(server.url);
   const { node_info: nodes } = await api<{ node_info: NodeInfo[] }>(
     `/v1/admin/nodes?num_records=${NODES}`,
@@ -105,7 +105,7 @@ describe('diagnostics of a simulated appliance', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     await page.getByTestId('log-row').first().waitFor();
     expect(await page.getByTestId('log-row').count()).toBeGreaterThan(0);
-    expect(await page.getByRole('radio', { name: 'Month' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('radio', { name: 'Month' }).isChecked()).toBe(true);
     await page.getByTestId('timeline-chart').waitFor();
     await screenshot(page, 'diagnostics-report-month');
 
@@ -127,7 +127,7 @@ describe('diagnostics of a simulated appliance', () => {
     );
     await page.waitForURL(/interval=Day/);
     expect(new URL(page.url()).searchParams.get('day')).toBe(String(bars.intervals[busiest]));
-    expect(await page.getByRole('radio', { name: 'Day' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('radio', { name: 'Day' }).isChecked()).toBe(true);
     await page.getByTestId('log-row').first().waitFor();
     await page.getByTestId('timeline-chart').waitFor();
     await screenshot(page, 'diagnostics-report-day');

@@ -33,7 +33,7 @@ export const DIAGNOSTICS_LABELS = {
   project: 'Project',
   appVersion: 'App version',
   unknownValue: '—',
-  eventCounts: 'Events',
+  eventCounts: 'Event counts',
   countCrash: 'Crashes',
   countReboot: 'Reboots',
   countError: 'Errors',

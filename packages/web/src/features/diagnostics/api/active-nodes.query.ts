@@ -6,7 +6,7 @@ import { diagnosticsKeys } from './diagnostics.keys';
 import { fetchMetricMeta } from './metric-meta.query';
 import { fetchNodeInfo } from './node-info.query';
 
-/** Online nodes looked at to find the most recently active ones (one page of the fleet list). */
+/** Nodes looked at to find the most recently active ones (one page of the fleet list). */
 const CANDIDATES = 25;
 
 export interface ActiveNode {
@@ -15,8 +15,8 @@ export interface ActiveNode {
 }
 
 /**
- * The `count` nodes whose diagnostics arrived last, among a page of online nodes (else of the
- * fleet), each with the metrics worth a glance. Real fleet data, never fixtures: a fleet without
+ * The `count` nodes whose diagnostics arrived last, among a page of online nodes (and, when
+ * those are too few, a page of the whole fleet), each with the metrics worth a glance. Real fleet data, never fixtures: a fleet without
  * diagnostics gives an empty list.
  */
 export async function fetchActiveNodes(
@@ -24,13 +24,20 @@ export async function fetchActiveNodes(
   metricsPerNode: number,
   signal?: AbortSignal,
 ): Promise<ActiveNode[]> {
-  let page = await fetchAdminNodes({ num_records: CANDIDATES, node_status: 'online' }, signal);
-  if (page.node_info.length === 0)
-    page = await fetchAdminNodes({ num_records: CANDIDATES }, signal);
-  const infos = await Promise.allSettled(
-    page.node_info.map((node) => fetchNodeInfo(node.node_id, signal)),
-  );
-  const heard = infos.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const infosOf = async (nodeIds: readonly string[]) => {
+    const infos = await Promise.allSettled(nodeIds.map((id) => fetchNodeInfo(id, signal)));
+    return infos.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  };
+  const online = await fetchAdminNodes({ num_records: CANDIDATES, node_status: 'online' }, signal);
+  const heard = await infosOf(online.node_info.map((node) => node.node_id));
+  if (heard.length < count) {
+    // Too few online nodes send diagnostics: look at the rest of the fleet's first page too.
+    const seen = new Set(online.node_info.map((node) => node.node_id));
+    const fleet = await fetchAdminNodes({ num_records: CANDIDATES }, signal);
+    heard.push(
+      ...(await infosOf(fleet.node_info.map((n) => n.node_id).filter((id) => !seen.has(id)))),
+    );
+  }
   const recent = mostRecentlyActive(heard, count * 2);
   const withMetrics = await Promise.all(
     recent.map(async (info) => {
