@@ -1,5 +1,5 @@
 import { formatMessage, type FaultHistoryNode } from '@fleetdeck/contract';
-import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { diagnosticsReportPath } from '../../../lib/paths';
@@ -80,50 +80,85 @@ export function FaultHistoryNodeCard({
             {FAULT_LABELS.faultHistoryNoChanges}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={560} type="native">
-            <Table
-              verticalSpacing={4}
-              horizontalSpacing="sm"
-              fz="sm"
-              striped
-              styles={{ th: { whiteSpace: 'nowrap' } }}
-            >
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={150}>{`${FAULT_LABELS.columnDate} (${FAULT_LABELS.utc})`}</Table.Th>
-                  <Table.Th w={100}>{FAULT_LABELS.columnErrorCode}</Table.Th>
-                  <Table.Th w={110}>{FAULT_LABELS.columnDisplayCode}</Table.Th>
-                  <Table.Th>{FAULT_LABELS.columnDescription}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {changes.map((change, index) => (
-                  <Table.Tr key={`${change.timestamp}-${index}`}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {formatFaultDate(change.timestamp) ?? '–'}
-                    </Table.Td>
-                    {change.cleared ? (
-                      <Table.Td colSpan={3}>
-                        <Badge color="teal" variant="light" radius="sm">
-                          {FAULT_LABELS.faultHistoryCleared}
-                        </Badge>
-                      </Table.Td>
-                    ) : (
-                      <>
-                        <Table.Td>{change.err_code}</Table.Td>
-                        <Table.Td>
-                          <Badge color="red" variant="light" radius="sm" ff="monospace">
-                            {change.disp_code || '–'}
-                          </Badge>
+          <>
+            <Box visibleFrom="sm">
+              <Table.ScrollContainer minWidth={560} type="native">
+                <Table
+                  verticalSpacing={4}
+                  horizontalSpacing="sm"
+                  fz="sm"
+                  striped
+                  styles={{ th: { whiteSpace: 'nowrap' } }}
+                >
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th
+                        w={150}
+                      >{`${FAULT_LABELS.columnDate} (${FAULT_LABELS.utc})`}</Table.Th>
+                      <Table.Th w={100}>{FAULT_LABELS.columnErrorCode}</Table.Th>
+                      <Table.Th w={110}>{FAULT_LABELS.columnDisplayCode}</Table.Th>
+                      <Table.Th>{FAULT_LABELS.columnDescription}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {changes.map((change, index) => (
+                      <Table.Tr key={`${change.timestamp}-${index}`}>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                          {formatFaultDate(change.timestamp) ?? '–'}
                         </Table.Td>
-                        <Table.Td>{change.description || FAULT_LABELS.unknownCode}</Table.Td>
-                      </>
+                        {change.cleared ? (
+                          <Table.Td colSpan={3}>
+                            <Badge color="teal" variant="light" radius="sm">
+                              {FAULT_LABELS.faultHistoryCleared}
+                            </Badge>
+                          </Table.Td>
+                        ) : (
+                          <>
+                            <Table.Td>{change.err_code}</Table.Td>
+                            <Table.Td>
+                              <Badge color="red" variant="light" radius="sm" ff="monospace">
+                                {change.disp_code || '–'}
+                              </Badge>
+                            </Table.Td>
+                            <Table.Td>{change.description || FAULT_LABELS.unknownCode}</Table.Td>
+                          </>
+                        )}
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Box>
+            {/* On a phone each change is one line of text instead of a table to scroll. */}
+            <Stack gap={6} hiddenFrom="sm" component="ol" m={0} p={0} style={{ listStyle: 'none' }}>
+              {changes.map((change, index) => (
+                <li key={`${change.timestamp}-${index}`}>
+                  <Group gap={6} wrap="nowrap" align="baseline">
+                    <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      {formatFaultDate(change.timestamp) ?? '–'}
+                    </Text>
+                    {change.cleared ? (
+                      <Badge color="teal" variant="light" radius="sm" size="sm">
+                        {FAULT_LABELS.faultHistoryCleared}
+                      </Badge>
+                    ) : (
+                      <Badge color="red" variant="light" radius="sm" size="sm" ff="monospace">
+                        {change.disp_code || change.err_code}
+                      </Badge>
                     )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                  </Group>
+                  {!change.cleared && (
+                    <Text size="sm">
+                      {change.description || FAULT_LABELS.unknownCode}{' '}
+                      <Text span size="xs" c="dimmed">
+                        ({FAULT_LABELS.columnErrorCode} {change.err_code})
+                      </Text>
+                    </Text>
+                  )}
+                </li>
+              ))}
+            </Stack>
+          </>
         )}
         {node.faults.length > FIRST_CHANGES && (
           <Button
