@@ -20,11 +20,11 @@ export function DeviceIdSearch({ tab }: { tab: DiagnosticsTab }) {
   };
 
   return (
-    <form onSubmit={submit} role="search">
+    <form onSubmit={submit} role="search" style={{ width: '100%', maxWidth: 380 }}>
       <Group gap="xs" wrap="nowrap" align="flex-end">
         <TextInput
           size="sm"
-          w={{ base: '100%', xs: 280 }}
+          style={{ flex: '1 1 auto', minWidth: 0 }}
           name="device-id"
           aria-label={DIAGNOSTICS_LABELS.searchLabel}
           placeholder={DIAGNOSTICS_LABELS.searchPlaceholder}
@@ -35,7 +35,7 @@ export function DeviceIdSearch({ tab }: { tab: DiagnosticsTab }) {
           onChange={(event) => setText(event.currentTarget.value)}
           leftSection={<IconSearch size={16} aria-hidden="true" />}
         />
-        <Button type="submit" variant="default" disabled={id === ''}>
+        <Button type="submit" variant="default" disabled={id === ''} style={{ flex: 'none' }}>
           {DIAGNOSTICS_LABELS.searchSubmit}
         </Button>
       </Group>

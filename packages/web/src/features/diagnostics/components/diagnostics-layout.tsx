@@ -47,7 +47,7 @@ export function DiagnosticsLayout() {
         </Group>
         <DeviceIdSearch tab={tab ?? 'report'} />
       </Group>
-      {nodeId && tab !== null && (
+      {nodeId && (
         <Tabs
           value={tab}
           onChange={(value) => {
