@@ -59,7 +59,12 @@ async function busiestNode(ids: readonly string[]): Promise<string | undefined> 
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-  simulator = await startSimulator(server, NODES, ['--diag-interval', DIAG_INTERVAL_SECONDS]);
+  simulator = await startSimulator(server, NODES, [
+    '--diag-interval',
+    DIAG_INTERVAL_SECONDS,
+    '--diag-crash-rate',
+    '0.3',
+  ]);
   token = await apiToken(server.url);
   const { node_info: nodes } = await api<{ node_info: NodeInfo[] }>(
     `/v1/admin/nodes?num_records=${NODES}`,
@@ -160,6 +165,34 @@ describe('diagnostics of a simulated appliance', () => {
     await page.waitForURL(/\/home\/diagnostics\/paramvalues\//);
     await page.getByTestId('variables').or(page.getByTestId('variables-empty')).waitFor();
     await screenshot(page, 'diagnostics-variables');
+    await context.close();
+  });
+
+  it('shows a crashed node’s backtrace as a table', async () => {
+    const ids = (
+      await api<{ node_info: NodeInfo[] }>(`/v1/admin/nodes?num_records=${NODES}`)
+    ).node_info.map((node) => node.node_id);
+    let crashed: string | undefined;
+    const deadline = Date.now() + DIAGNOSTICS_DEADLINE_MS;
+    while (!crashed) {
+      for (const id of ids) {
+        const counts = await api<LogCountResponse>(
+          `/insights/v1/node/log/count?node_id=${encodeURIComponent(id)}`,
+        ).catch(() => undefined);
+        if (counts && counts.crash > 0) crashed = id;
+      }
+      if (!crashed && Date.now() > deadline) throw new Error('no simulated node crashed in time');
+      if (!crashed) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(`/home/diagnostics/report/${encodeURIComponent(crashed)}`);
+    await expect.poll(() => shownCount(page, 'crash'), { timeout: 15_000 }).toBeGreaterThan(0);
+    const backtrace = page.getByTestId('backtrace').first();
+    await backtrace.waitFor({ timeout: 15_000 });
+    expect(await backtrace.locator('tbody tr').count()).toBeGreaterThan(0);
+    await screenshot(page, 'diagnostics-crash');
     await context.close();
   });
 });

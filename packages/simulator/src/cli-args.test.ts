@@ -31,6 +31,7 @@ describe('command line', () => {
         connectRatePerSecond: 200,
         diagIntervalSeconds: 300,
         diagBinaryShare: 0.2,
+        diagRates: { crash: 0.002, warning: 0.05, error: 0.02 },
         ota: { failRate: 0, progressStepPercent: 25, fetchShare: 1, whenKeyUnavailable: 'skip' },
       },
     });
@@ -69,6 +70,8 @@ describe('command line', () => {
       '0',
       '--diag-binary-share',
       '1',
+      '--diag-crash-rate',
+      '0.5',
     ]);
     expect(command).toMatchObject({
       kind: 'run',
@@ -84,6 +87,7 @@ describe('command line', () => {
         connectRatePerSecond: 1000,
         diagIntervalSeconds: 0,
         diagBinaryShare: 1,
+        diagRates: { crash: 0.5 },
         ota: { failRate: 0.25, progressStepPercent: 10, fetchShare: 0.5 },
       },
     });
@@ -108,6 +112,7 @@ describe('command line', () => {
       '--fault-rate',
       '--diag-interval',
       '--diag-binary-share',
+      '--diag-crash-rate',
     ]) {
       expect(USAGE).toContain(option);
     }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { DEFAULT_DIAGNOSTICS_RATES } from './diagnostics.js';
 import { DEFAULT_FAULT_RATE_PER_NODE_HOUR } from './faults.js';
 import type { FleetOptions } from './fleet.js';
 
@@ -28,6 +29,7 @@ diagnostics report (logs, crashes, metrics, variables) soon after connecting and
   --ota-fetch-share <x>     share of nodes that send otafetch after connecting, 0-1 (default 1)
   --diag-interval <s>       seconds between a node's diagnostics reports, 0 = none (default 300)
   --diag-binary-share <x>   share of nodes sending ESP Insights binary frames, 0-1 (default 0.2)
+  --diag-crash-rate <x>     chance that a diagnostics report carries a crash, 0-1 (default 0.002)
   --help                    show this text`;
 
 /** A bad command line; the message is one line naming the option. */
@@ -55,6 +57,7 @@ export type CliCommand =
           | 'connectRatePerSecond'
           | 'diagIntervalSeconds'
           | 'diagBinaryShare'
+          | 'diagRates'
           | 'ota'
         >;
     };
@@ -77,6 +80,7 @@ const OPTIONS = {
   'ota-fetch-share': { type: 'string' },
   'diag-interval': { type: 'string' },
   'diag-binary-share': { type: 'string' },
+  'diag-crash-rate': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -133,6 +137,12 @@ const ArgsSchema = z
     'ota-fetch-share': numberOption({ min: 0, max: 1, whole: false, fallback: 1 }),
     'diag-interval': numberOption({ min: 0, max: 86_400, whole: true, fallback: 300 }),
     'diag-binary-share': numberOption({ min: 0, max: 1, whole: false, fallback: 0.2 }),
+    'diag-crash-rate': numberOption({
+      min: 0,
+      max: 1,
+      whole: false,
+      fallback: DEFAULT_DIAGNOSTICS_RATES.crash,
+    }),
   })
   .superRefine((args, ctx) => {
     if ((args['admin-email'] === undefined) !== (args['admin-password'] === undefined)) {
@@ -197,6 +207,7 @@ export function parseCliArgs(
       connectRatePerSecond: args['connect-rate'],
       diagIntervalSeconds: args['diag-interval'],
       diagBinaryShare: args['diag-binary-share'],
+      diagRates: { ...DEFAULT_DIAGNOSTICS_RATES, crash: args['diag-crash-rate'] },
       // A server without OTA yet (or a run without admin credentials) still gets a fleet.
       ota: {
         failRate: args['ota-fail-rate'],
