@@ -1,6 +1,7 @@
 import type {
   LogByIntervalResponse,
   LogCountResponse,
+  LogListResponse,
   MetricMetaResponse,
   NodeInfo,
 } from '@fleetdeck/contract';
@@ -172,14 +173,16 @@ describe('diagnostics of a simulated appliance', () => {
     const ids = (
       await api<{ node_info: NodeInfo[] }>(`/v1/admin/nodes?num_records=${NODES}`)
     ).node_info.map((node) => node.node_id);
+    // A node whose first log page (what the report opens on) holds a crash with a backtrace.
     let crashed: string | undefined;
     const deadline = Date.now() + DIAGNOSTICS_DEADLINE_MS;
     while (!crashed) {
       for (const id of ids) {
-        const counts = await api<LogCountResponse>(
-          `/insights/v1/node/log/count?node_id=${encodeURIComponent(id)}`,
+        const page = await api<LogListResponse>(
+          `/insights/v1/node/log/list?node_id=${encodeURIComponent(id)}`,
         ).catch(() => undefined);
-        if (counts && counts.crash > 0) crashed = id;
+        const crash = page?.list.find((entry) => entry.type === 'crash');
+        if (crash?.type === 'crash' && crash.data.backtrace.length > 0) crashed = id;
       }
       if (!crashed && Date.now() > deadline) throw new Error('no simulated node crashed in time');
       if (!crashed) await new Promise((resolve) => setTimeout(resolve, 1000));
