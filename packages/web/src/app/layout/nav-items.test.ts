@@ -132,6 +132,18 @@ describe('isNavItemActive', () => {
     expect(isNavItemActive(item('home'), '/home/nodes')).toBe(false);
   });
 
+  it('keeps an entry highlighted on its details and archived pages', () => {
+    expect(isNavItemActive(item('firmware-images'), '/home/image-details/abc')).toBe(true);
+    expect(isNavItemActive(item('firmware-images'), '/home/archived-firmware-images')).toBe(true);
+    expect(isNavItemActive(item('ota-history'), '/home/job-details/J1/')).toBe(true);
+    expect(isNavItemActive(item('ota-history'), '/home/ota-archived-jobs')).toBe(true);
+    expect(isNavItemActive(item('fault-list'), '/home/fault-job-details/J1')).toBe(true);
+    expect(isNavItemActive(item('active-fault-list'), '/home/faulthistory')).toBe(true);
+    expect(isNavItemActive(item('device-categories'), '/home/group-details/AB12-CD34')).toBe(true);
+    expect(isNavItemActive(item('firmware-images'), '/home/job-details/J1')).toBe(false);
+    expect(isNavItemActive(item('ota-history'), '/home/image-details-x')).toBe(false);
+  });
+
   it('does not highlight Home on the devices list even when Home leads there', () => {
     const endUser = userWith(['user']);
     expect(isNavItemActive(item('home', endUser), '/home/nodes/')).toBe(false);
@@ -148,7 +160,7 @@ describe('isNavItemActive', () => {
   it('highlights an entry on the pages below it but not on look-alike paths', () => {
     expect(isNavItemActive(item('device-categories'), '/home/node-groups/abc')).toBe(true);
     expect(isNavItemActive(item('devices'), '/home/nodes-archive')).toBe(false);
-    expect(isNavItemActive(item('fault-list'), '/home/fault-image-details/1')).toBe(false);
+    expect(isNavItemActive(item('fault-list'), '/home/fault-images-old/1')).toBe(false);
   });
 });
 

@@ -44,6 +44,24 @@ interface NavDefinition {
   rule: NavRule;
 }
 
+/**
+ * Pages that belong to an entry without living below its path (details and archived lists),
+ * so the entry stays highlighted there too.
+ */
+const RELATED_PATHS: Partial<Record<NavItemId, readonly string[]>> = {
+  'device-categories': ['/home/group-details'],
+  'firmware-images': ['/home/image-details', '/home/archived-firmware-images'],
+  'ota-history': ['/home/job-details', '/home/ota-archived-jobs'],
+  'fault-list': [
+    '/home/fault-image-details',
+    '/home/fault-archived-fault-images',
+    '/home/faultjobs',
+    '/home/fault-job-details',
+    '/home/fault-ota-archived-jobs',
+  ],
+  'active-fault-list': ['/home/Faulthistory'],
+};
+
 /** A sidebar entry as shown to one user. */
 export interface NavItem {
   id: NavItemId;
@@ -56,6 +74,8 @@ export interface NavItem {
    * leads to the devices list, so Devices is then the one entry highlighted there.
    */
   activePath: string;
+  /** Further paths (and the pages below them) that highlight the entry. */
+  relatedPaths: readonly string[];
 }
 
 export const DASHBOARD_HOME_PATH = '/home/';
@@ -182,6 +202,7 @@ export function visibleNavItems(user: NavUser): NavItem[] {
       section,
       match,
       activePath: to ?? DASHBOARD_HOME_PATH,
+      relatedPaths: RELATED_PATHS[id] ?? [],
     }),
   );
 }
@@ -194,11 +215,13 @@ export function normalisePath(path: string): string {
 
 /** Whether an entry is the one to highlight for the current location. */
 export function isNavItemActive(
-  item: Pick<NavItem, 'activePath' | 'match'>,
+  item: Pick<NavItem, 'activePath' | 'match'> & Partial<Pick<NavItem, 'relatedPaths'>>,
   pathname: string,
 ): boolean {
   const target = normalisePath(item.activePath);
   const current = normalisePath(pathname);
+  const within = (path: string) => current === path || current.startsWith(`${path}/`);
+  if (item.relatedPaths?.some((path) => within(normalisePath(path)))) return true;
   if (item.match === 'exact') return current === target;
-  return current === target || current.startsWith(`${target}/`);
+  return within(target);
 }
