@@ -4,13 +4,13 @@
 // through the API (B2); then SIGKILLs the server, starts it again on the same ports and DATA_DIR
 // while the nodes reconnect with 0–3 s jitter, and times until the API shows all N online and none
 // offline (B3).
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  forkWorker,
   cpuSecondsOf,
   freePort,
   gitCommit,
@@ -52,24 +52,6 @@ async function totalWithStatus(baseUrl, token, status) {
   return body.total;
 }
 
-function forkWorker() {
-  const child = fork(path.join(HERE, 'connections-worker.mjs'), [], { stdio: 'inherit' });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  const waiters = new Map();
-  child.on('message', (m) => {
-    const waiter = waiters.get(m.type);
-    waiters.delete(m.type);
-    waiter?.(m);
-  });
-  const request = (message, replyType) =>
-    new Promise((resolve) => {
-      waiters.set(replyType, resolve);
-      child.send(message);
-    });
-  return { child, request };
-}
-
 async function closeWorkers(workers) {
   await Promise.all(
     workers.map(
@@ -106,7 +88,8 @@ async function run(dataDir) {
     const rssBefore = rssOf(server.pid);
 
     // B2: connect, hold idle, count.
-    for (let i = 0; i < NODES; i += NODES_PER_WORKER) workers.push(forkWorker());
+    for (let i = 0; i < NODES; i += NODES_PER_WORKER)
+      workers.push(forkWorker(path.join(HERE, 'connections-worker.mjs'), children));
     const connectStarted = Date.now();
     const connected = await Promise.all(
       workers.map((w, i) =>

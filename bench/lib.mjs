@@ -1,5 +1,5 @@
 // Shared helpers of the benchmarks: machine facts, free ports, the built server as a child process.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -216,3 +216,25 @@ export function percentile(sorted, p) {
 
 export const round = (value, digits = 2) =>
   value === null || value === undefined ? null : Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * Forks a worker script and tracks it in `children` (ended by PID on the way out). `request`
+ * sends a message and resolves with the worker's next message of `replyType`.
+ */
+export function forkWorker(script, children) {
+  const child = fork(script, [], { stdio: 'inherit' });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const waiters = new Map();
+  child.on('message', (m) => {
+    const waiter = waiters.get(m.type);
+    waiters.delete(m.type);
+    waiter?.(m);
+  });
+  const request = (message, replyType) =>
+    new Promise((resolve) => {
+      waiters.set(replyType, resolve);
+      child.send(message);
+    });
+  return { child, request };
+}

@@ -5,13 +5,13 @@
 // sends 10 in-progress reports and a verdict, 2 % failed) until the summary shows the final
 // counts, summary latency while progress flows; then a second force-pushed job cancelled at once,
 // and the last offer of it that arrives after the cancel response.
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  forkWorker,
   cpuSecondsOf,
   gitCommit,
   login,
@@ -47,24 +47,6 @@ const TARGETS = {
 };
 
 const children = new Set(); // worker processes this script started, ended by PID on the way out
-
-function forkWorker() {
-  const child = fork(path.join(HERE, 'ota-fanout-worker.mjs'), [], { stdio: 'inherit' });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  const waiters = new Map();
-  child.on('message', (m) => {
-    const waiter = waiters.get(m.type);
-    waiters.delete(m.type);
-    waiter?.(m);
-  });
-  const request = (message, replyType) =>
-    new Promise((resolve) => {
-      waiters.set(replyType, resolve);
-      child.send(message);
-    });
-  return { child, request };
-}
 
 async function api(server, token, method, url, body, retries = method === 'GET' ? 3 : 0) {
   const started = performance.now();
@@ -134,7 +116,8 @@ async function run(server) {
 
     // L live targets over the workers.
     const live = targets.slice(0, LIVE).map((n, i) => ({ ...n, fleet_index: i }));
-    for (let i = 0; i < LIVE; i += PER_WORKER) workers.push(forkWorker());
+    for (let i = 0; i < LIVE; i += PER_WORKER)
+      workers.push(forkWorker(path.join(HERE, 'ota-fanout-worker.mjs'), children));
     const connectStarted = Date.now();
     const connected = await Promise.all(
       workers.map((w, i) =>
