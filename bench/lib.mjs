@@ -86,7 +86,9 @@ export async function startServer(env, ports = {}) {
   const port = ports.port ?? (await freePort());
   const mqttPort = ports.mqttPort ?? (await freePort());
   const started = Date.now();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -24,4 +24,17 @@ export const LABELS = {
   // Public pages and User Settings (fleet-management §2).
   backToLogin: 'Back to Login',
   userSettings: 'User Settings',
+  // Deployment Settings (access §2): the user-pool choice and the side tabs, verbatim.
+  emailUserPool: 'Email User Pool',
+  emailPhoneUserPool: 'Email & Phone User Pool',
+  tabIdentityProviders: 'Identity Providers',
+  tabEmailConfigurations: 'Email Configurations',
+  tabCognitoConfigurations: 'Cognito Configurations',
+  tabUpgradeApis: 'Upgrade APIs',
+  tabPrivacyPolicyAndTerms: 'Privacy Policy and Terms',
+  tabDeploymentDetails: 'Deployment Details',
+  tabLicensingService: 'Licensing Service',
+  tabPushNotifications: 'Push Notifications',
+  tabBackupRestore: 'Backup & Restore',
+  tabMfaConfigurations: 'MFA Configurations',
 } as const;

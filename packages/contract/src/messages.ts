@@ -102,15 +102,29 @@ export const MESSAGES = {
 
   // --- Settings successes and failures (access §8) ---
   noCognitoBackup: 'No cognito app client backup found',
+  identityProviderEdited: 'Identity provider edited successfully',
+  identityProviderConfigured: 'Identity provider configured successfully',
+  cognitoConfigurationsUpdated: 'Cognito configurations updated successfully',
+  cognitoDomainAdded: 'Cognito domain name added successfully',
+  cognitoDomainDeleted: 'Cognito domain name deleted successfully',
+  cognitoDomainHint: 'lower-case letters, numbers and hyphens',
   updateCheckFailed: 'Could not check for updates. Please check later.',
   updateFailed: 'Something went wrong! Please try later',
   dashboardUpdated: 'Dashboard updated successfully!',
   eventFilterConfigured: 'Event filter configured successfully!',
   mobilePlatformDeleted: 'Mobile platform deleted successfully!',
+  privacyPolicyUpdated: 'Privacy Policy updated successfully',
+  termsOfUseUpdated: 'Terms of Use updated successfully',
+  privacyPolicyDeleted: 'Privacy Policy deleted successfully',
+  termsOfUseDeleted: 'Terms of Use deleted successfully',
+  mobileNotificationsEnabled: 'Mobile notifications enabled successfully',
+  mobileNotificationsDisabled: 'Mobile notifications disabled successfully',
   platformCreated: 'Created platform for push notifications successfully',
   licenseUploaded: 'License file is uploaded successfully.',
   verificationCodeSent: 'verification code sent',
   userVerified: 'User verified successfully',
+  phoneNumberAdded: 'Phone number successfully added',
+  phoneNumberVerified: 'Phone number successfully verified',
 
   // --- Diagnostics (access §8) ---
   firmwareImageMissingForLog:

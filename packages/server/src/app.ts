@@ -22,6 +22,9 @@ import { groupRoutes } from './http/routes/group.routes.js';
 import { nodeRoutes } from './http/routes/node.routes.js';
 import { systemRoutes } from './http/routes/system.routes.js';
 import { userRoutes } from './http/routes/user.routes.js';
+import { templateRoutes } from './http/routes/template.routes.js';
+import { TemplateService } from './services/templates/template.service.js';
+import { messagingRoutes } from './http/routes/messaging.routes.js';
 import { registerWebApp } from './http/web-app.js';
 import { blobRoutes } from './http/routes/blob.routes.js';
 import { firmwareRoutes } from './http/routes/firmware.routes.js';
@@ -52,6 +55,27 @@ import { NodeEvents } from './services/nodes/node-events.js';
 import { NodeIngestService } from './services/nodes/node-ingest.service.js';
 import { NodeService } from './services/nodes/node.service.js';
 import { UserService } from './services/users/user.service.js';
+import { MessagingService, type SmsProvider } from './services/messaging/messaging.service.js';
+import { VerificationCodes } from './services/messaging/verification-codes.js';
+import { accountRoutes } from './http/routes/account.routes.js';
+import { AccountService } from './services/accounts/account.service.js';
+import { MfaService } from './services/auth/mfa.service.js';
+import { identityRoutes } from './http/routes/identity.routes.js';
+import { identityOAuthRoutes } from './http/routes/identity-oauth.routes.js';
+import { SecretBox } from './services/crypto/secret-box.js';
+import { DEFAULT_ISSUERS } from './services/identity/identity-provider-clients.js';
+import { IdentitySettingsService } from './services/identity/identity-settings.service.js';
+import { SocialSignInService } from './services/identity/social-sign-in.service.js';
+import { pushRoutes } from './http/routes/push.routes.js';
+import { settingsRoutes } from './http/routes/settings.routes.js';
+import { PushService } from './services/push/push.service.js';
+import { RoutingSender } from './services/push/routing-sender.js';
+import type { DispatcherOptions } from './services/push/push-dispatcher.js';
+import { ConfigReloader } from './services/settings/config-reloader.js';
+import { DashboardUpdateService } from './services/settings/dashboard-update.service.js';
+import { LicenseService } from './services/settings/license.service.js';
+import { TermsService } from './services/settings/terms.service.js';
+import { UpgradeService } from './services/settings/upgrade.service.js';
 
 /** The services one server process runs, shared by HTTP routes, MQTT handlers and jobs. */
 export interface Services {
@@ -76,6 +100,32 @@ export interface Services {
   faults: FaultService;
   /** The insights API (device diagnostics) and the diagnostics retention purge. */
   diagnostics: DiagnosticsService;
+  /** Mail over SMTP (or the outbox), text messages, per-recipient hourly caps. */
+  messaging: MessagingService;
+  /** One-time 6-digit codes (sign-up, password reset, MFA, deletion…). */
+  codes: VerificationCodes;
+  /** Sign-up, password recovery and the user's own settings (phone, MFA). */
+  accounts: AccountService;
+  /** Second factors: SMS codes, authenticator app, recovery codes, the MFA step of sign-in. */
+  mfa: MfaService;
+  /** E-mail templates (the invitation) and verified sender addresses. */
+  templates: TemplateService;
+  /** Identity providers, app clients, domain, backup and deployment details per user pool. */
+  identity: IdentitySettingsService;
+  /** Social sign-in (OAuth 2.0 / OIDC with PKCE) through the configured providers. */
+  social: SocialSignInService;
+  /** Reloads configuration caches when the configuration generation moves (ADR 14). */
+  configReloader: ConfigReloader;
+  /** Upgrade APIs: pending migrations and a configuration reload. */
+  upgrade: UpgradeService;
+  /** Privacy Policy and Terms of Use in the blob store. */
+  terms: TermsService;
+  /** The licence (.pem) file. */
+  license: LicenseService;
+  /** Whether the open dashboard is older than the served web build. */
+  dashboardUpdate: DashboardUpdateService;
+  /** Push switches, platforms, devices, and fleet events turned into notifications. */
+  push: PushService;
 }
 
 /** Builds the services over an open, migrated database. */
@@ -84,6 +134,7 @@ export async function createServices(
   database: DatabaseHandle,
   logger: Logger,
   authOptions: Partial<AuthServiceOptions> = {},
+  extras: { sms?: SmsProvider; push?: Partial<DispatcherOptions> } = {},
 ): Promise<Services> {
   const tokens = await TokenService.create(
     database.db,
@@ -115,14 +166,69 @@ export async function createServices(
   const rollout = new RolloutEngine(database.db, images, nodeEvents, logger);
   otaJobs.setListener(rollout);
   ingest.onOtaFetch((nodeId, payload) => rollout.otaFetch(nodeId, payload));
+  const identity = new IdentitySettingsService(
+    database.db,
+    await SecretBox.create(database.db),
+    config,
+    readVersion(),
+  );
+  const configReloader = new ConfigReloader(database.db, logger, config.configPollSeconds * 1000);
+  const groups = new GroupService(database.db);
+  const push = new PushService(
+    database.db,
+    await SecretBox.create(database.db),
+    configReloader,
+    new RoutingSender({
+      fcm: { apiUrl: config.push.fcmApiUrl, tokenUrl: config.push.fcmTokenUrl },
+      apns: {
+        productionUrl: config.push.apnsUrl,
+        sandboxUrl: config.push.apnsSandboxUrl,
+        ca: config.push.caFile ? fs.readFileSync(config.push.caFile, 'utf8') : undefined,
+      },
+    }),
+    logger,
+    extras.push,
+  );
+  // Fleet events reach push notifications after commit (ingest, mapping removal, groups).
+  push.attach(nodeEvents);
+  nodes.setEvents(nodeEvents);
+  groups.setEvents(nodeEvents);
+  await configReloader.start();
+  const messaging = new MessagingService(database.db, logger, {
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    sendsPerHour: config.mail.sendsPerHour,
+    ...(extras.sms ? { sms: extras.sms } : {}),
+  });
+  const codes = await VerificationCodes.create(database.db);
+  const mfa = new MfaService(database.db, await SecretBox.create(database.db), messaging, codes, {
+    issuer: 'Fleetdeck',
+    clock: authOptions.clock ?? Date.now,
+  });
+  auth.attachMfa(mfa);
+  const accounts = new AccountService(database.db, auth, messaging, codes, logger, {
+    deploymentMode: config.deploymentMode,
+    publicUrl: config.publicUrl,
+    requestsPerAddressPerHour: Math.min(5, config.mail.sendsPerHour),
+    clock: authOptions.clock ?? Date.now,
+  });
+  const templates = new TemplateService(database.db, messaging, codes, {
+    mailFrom: config.mail.from,
+  });
   return {
     tokens,
     auth,
-    users: new UserService(database.db),
+    users: new UserService(database.db, {
+      auth,
+      messaging,
+      codes,
+      templates,
+      publicUrl: config.publicUrl,
+    }),
     nodes,
     nodeEvents,
     ingest,
-    groups: new GroupService(database.db),
+    groups,
     blobStore,
     urlSigner,
     images,
@@ -135,6 +241,19 @@ export async function createServices(
       config.publicUrl,
       config.diagnosticsRetentionDays,
     ),
+    messaging,
+    codes,
+    accounts,
+    mfa,
+    templates,
+    identity,
+    social: new SocialSignInService(database.db, identity, auth, config, logger),
+    configReloader,
+    upgrade: new UpgradeService(database.db, configReloader),
+    terms: new TermsService(database.db, blobStore, config.publicUrl),
+    license: new LicenseService(database.db),
+    dashboardUpdate: new DashboardUpdateService(database.db, config.webDistDir),
+    push,
   };
 }
 
@@ -227,20 +346,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transform: jsonSchemaTransform,
   });
 
-  registerCsrfGuard(app, [new URL(config.publicUrl).origin]);
+  // Apple returns social sign-ins as a form POST from its own origin (no cookies ride along).
+  registerCsrfGuard(app, [new URL(config.publicUrl).origin, DEFAULT_ISSUERS.SignInWithApple]);
 
   await app.register(systemRoutes, {
     config,
     database,
     version: readVersion(),
     startup: options.startup ?? { done: true },
+    socialProviders: () => services.identity.availableProviders(),
   });
   await app.register(authRoutes, {
     config,
     auth: services.auth,
+    accounts: services.accounts,
     loginRateLimit: { max: options.loginRequestsPerMinute ?? 60, timeWindow: 60_000 },
   });
+  await app.register(accountRoutes, {
+    auth: services.auth,
+    accounts: services.accounts,
+    mfa: services.mfa,
+    publicRateLimit: { max: options.loginRequestsPerMinute ?? 60, timeWindow: 60_000 },
+  });
   await app.register(userRoutes, { auth: services.auth, users: services.users });
+  await app.register(templateRoutes, { auth: services.auth, templates: services.templates });
+  await app.register(messagingRoutes, { auth: services.auth, messaging: services.messaging });
   await app.register(nodeRoutes, {
     auth: services.auth,
     nodes: services.nodes,
@@ -259,6 +389,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     store: services.blobStore,
     signer: services.urlSigner,
     images: services.images,
+  });
+  await app.register(identityRoutes, { auth: services.auth, identity: services.identity });
+  await app.register(identityOAuthRoutes, {
+    config,
+    social: services.social,
+    rateLimit: { max: options.loginRequestsPerMinute ?? 60, timeWindow: 60_000 },
+  });
+  await app.register(settingsRoutes, {
+    auth: services.auth,
+    upgrade: services.upgrade,
+    terms: services.terms,
+    license: services.license,
+    dashboardUpdate: services.dashboardUpdate,
+  });
+  await app.register(pushRoutes, { auth: services.auth, push: services.push });
+  app.addHook('onClose', async () => {
+    await services.configReloader.stop();
+    await services.push.stop();
   });
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -133,6 +133,7 @@ async function main(): Promise<void> {
       );
       broker = embedded;
       brokerPort = embedded.port;
+      services.identity.setBrokerPort(embedded.port);
       running.broker = broker;
     } catch (error) {
       await database.close();

@@ -24,6 +24,156 @@ const PASSWORD = 'Matrix-Member-2031';
 const ROUTES: RouteCase[] = [
   { name: 'current user', method: 'GET', url: '/v1/user', permission: undefined },
   {
+    name: 'own settings',
+    method: 'PUT',
+    url: '/v1/user2',
+    payload: { name: 'Matrix Member' },
+    permission: 'user.self',
+  },
+  {
+    name: 'own settings (alias)',
+    method: 'PUT',
+    url: '/v1/user',
+    payload: {},
+    permission: 'user.self',
+  },
+  { name: 'authenticator enrol', method: 'POST', url: '/v1/user2/totp', permission: 'user.self' },
+  {
+    name: 'authenticator confirm',
+    method: 'PUT',
+    url: '/v1/user2/totp',
+    payload: { code: '123456' },
+    permission: 'user.self',
+  },
+  {
+    name: 'authenticator removal',
+    method: 'DELETE',
+    url: '/v1/user2/totp',
+    payload: { code: '123456' },
+    permission: 'user.self',
+  },
+  { name: 'outbox', method: 'GET', url: '/v1/admin/outbox', permission: 'admin' },
+  // Deployment settings, operations side (ADR 14).
+  {
+    name: 'upgrade APIs',
+    method: 'PUT',
+    url: '/v1/admin/update_apigateway',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'terms read',
+    method: 'GET',
+    url: '/v1/admin/terms_policy',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'terms save',
+    method: 'PUT',
+    url: '/v1/admin/terms_policy',
+    payload: { terms_of_use: 'Matrix terms' },
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'terms delete',
+    method: 'DELETE',
+    url: '/v1/admin/terms_policy?file=privacy_policy',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'licence read',
+    method: 'GET',
+    url: '/v1/admin/license_file',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'licence upload',
+    method: 'PUT',
+    url: '/v1/admin/license_file',
+    payload: { file_content_b64: 'bm90IGEgcGVt' },
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'dashboard update check',
+    method: 'GET',
+    url: '/v1/admin/dashboard/update?current_version=matrix',
+    permission: undefined,
+  },
+  {
+    name: 'dashboard update',
+    method: 'PUT',
+    url: '/v1/admin/dashboard/update',
+    payload: { version: 'matrix' },
+    permission: undefined,
+  },
+  {
+    name: 'push master switch',
+    method: 'GET',
+    url: '/v1/admin/webhook_integration',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'push master switch change',
+    method: 'PUT',
+    url: '/v1/admin/webhook_integration',
+    payload: {
+      service_name: 'mobile_push_notification',
+      endpoint_name: 'mobile_push_notification',
+      enabled: true,
+    },
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'event filters',
+    method: 'GET',
+    url: '/v1/admin/event_filter',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'event filter change',
+    method: 'PUT',
+    url: '/v1/admin/event_filter',
+    payload: {
+      event_type: 'rmaker.event.node_connected',
+      entity_id: 'system.rmaker.event.node_connected',
+      entity_type: 'System',
+      enabled: true,
+      enabled_for_integrations: ['mobile_push_notification'],
+    },
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'mobile platforms',
+    method: 'GET',
+    url: '/v1/admin/push_notification/mobile_platform',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'mobile platform create',
+    method: 'POST',
+    url: '/v1/admin/push_notification/mobile_platform',
+    payload: { platform: 'GCM', api_key: 'not-json' },
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'mobile platform delete',
+    method: 'DELETE',
+    url: '/v1/admin/push_notification/mobile_platform?platform_application_arn=none',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'own phones',
+    method: 'GET',
+    url: '/v1/user/push_notification/mobile_platform_endpoint',
+    permission: 'user.self',
+  },
+  {
+    name: 'register a phone',
+    method: 'POST',
+    url: '/v1/user/push_notification/mobile_platform_endpoint',
+    payload: { platform: 'GCM', mobile_device_token: 'matrix-token' },
+    permission: 'user.self',
+  },
+  {
     name: 'statistics',
     method: 'GET',
     url: '/v1/admin/stats_info?duration=daily&start_date=2025-01-01&end_date=2025-01-07',
@@ -119,6 +269,83 @@ const ROUTES: RouteCase[] = [
       roles: ['user'],
     },
     permission: 'users.manage',
+  },
+  // User administration, templates and senders (ADR 13).
+  { name: 'user list', method: 'GET', url: '/v1/admin/user2?all=true', permission: 'users.manage' },
+  {
+    name: 'update user (unknown)',
+    method: 'PUT',
+    url: '/v1/admin/user2?user_name=nobody@fleetdeck.test',
+    payload: { city: 'Pune' },
+    permission: 'users.manage',
+  },
+  {
+    name: 'request user deletion (unknown)',
+    method: 'DELETE',
+    url: '/v1/admin/user2?request=true&user_name=nobody@fleetdeck.test',
+    permission: 'users.manage',
+  },
+  {
+    name: 'delete user (unknown)',
+    method: 'DELETE',
+    url: '/v1/admin/user2?user_name=nobody@fleetdeck.test&verification_code=123456',
+    permission: 'users.manage',
+  },
+  {
+    name: 'user custom data',
+    method: 'GET',
+    url: '/v1/admin/custom_data?user_email=root@fleetdeck.test',
+    permission: 'users.manage',
+  },
+  {
+    name: 'set user custom data (unknown)',
+    method: 'PUT',
+    url: '/v1/admin/custom_data?user_email=nobody@fleetdeck.test',
+    payload: { personal: { value: { city: 'Pune' } } },
+    permission: 'users.manage',
+  },
+  {
+    name: 'message template',
+    method: 'GET',
+    url: '/v1/admin/message_template?template_type=INVITE_MESSAGE',
+    permission: 'templates.manage',
+  },
+  {
+    name: 'save message template',
+    method: 'POST',
+    url: '/v1/admin/message_template',
+    payload: {
+      template_type: 'INVITE_MESSAGE',
+      message_subject: 'Welcome',
+      message_text: 'Set your password: {{link}}',
+    },
+    permission: 'templates.manage',
+  },
+  {
+    name: 'verified senders',
+    method: 'GET',
+    url: '/v1/admin/ses_verified_email',
+    permission: 'templates.manage',
+  },
+  {
+    name: 'request sender verification',
+    method: 'POST',
+    url: '/v1/admin/ses_verified_email',
+    payload: { email: 'sender-matrix@fleetdeck.test' },
+    permission: 'templates.manage',
+  },
+  {
+    name: 'verify sender (unknown)',
+    method: 'PUT',
+    url: '/v1/admin/ses_verified_email',
+    payload: { email: 'nobody@fleetdeck.test', verification_code: '123456' },
+    permission: 'templates.manage',
+  },
+  {
+    name: 'remove sender (unknown)',
+    method: 'DELETE',
+    url: '/v1/admin/ses_verified_email?email=nobody@fleetdeck.test',
+    permission: 'templates.manage',
   },
   { name: 'image list', method: 'GET', url: '/v1/admin/otaimage', permission: 'firmware.read' },
   {
@@ -265,6 +492,56 @@ const ROUTES: RouteCase[] = [
     url: `/insights/v1/${path}`,
     permission: 'diagnostics.read',
   })),
+  // Identity side of Deployment Settings (super admins: admin + settings.deployment).
+  {
+    name: 'identity providers',
+    method: 'GET',
+    url: '/v1/admin/identity_provider?email_mobile_userpool=true',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'configure identity provider',
+    method: 'POST',
+    url: '/v1/admin/identity_provider',
+    payload: { provider_type: 'Google', client_id: 'x', callback_urls: 'https://a.example' },
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'app clients',
+    method: 'GET',
+    url: '/v1/admin/cognito_appclient',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'cognito domain',
+    method: 'GET',
+    url: '/v1/admin/cognito_domain',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'delete cognito domain',
+    method: 'DELETE',
+    url: '/v1/admin/cognito_domain',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'app client backup',
+    method: 'GET',
+    url: '/v1/admin/deployment_settings/cognito_appclient',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'restore app client backup',
+    method: 'PUT',
+    url: '/v1/admin/deployment_settings/restore/cognito_appclient',
+    permission: 'settings.deployment',
+  },
+  {
+    name: 'deployment details',
+    method: 'GET',
+    url: '/v1/admin/rainmaker_deployment_details?email_mobile_userpool=true',
+    permission: 'settings.deployment',
+  },
 ];
 
 const ROLES_UNDER_TEST: Role[] = [
@@ -343,6 +620,27 @@ describe.each(DIALECTS)('authorization matrix on %s', (dialect) => {
           expect(response.json()).toMatchObject({ status: 'failure', error_code: 100004 });
         }
       }
+    },
+  );
+
+  // The guard runs before validation: without the right, a malformed request still gets 401/403,
+  // never the route's validation messages (which would describe the route to an outsider).
+  it.each(ROUTES.filter((route) => route.method !== 'GET' && route.permission !== undefined))(
+    '$name: a malformed body still gets 401 anonymous and 403 without the permission',
+    async (route) => {
+      const bad = { payload: { unexpected: ['not', 'valid'] }, url: route.url };
+      const anonymous = await server.app.inject({ method: route.method, ...bad });
+      expect(anonymous.statusCode, anonymous.body).toBe(401);
+      const denied = ROLES_UNDER_TEST.find(
+        (role) => !ROLE_PERMISSIONS[role].includes(route.permission!),
+      );
+      if (!denied) return;
+      const response = await server.app.inject({
+        method: route.method,
+        headers: { authorization: tokens.get(denied) ?? '' },
+        ...bad,
+      });
+      expect(response.statusCode, `${denied} ${route.name}: ${response.body}`).toBe(403);
     },
   );
 

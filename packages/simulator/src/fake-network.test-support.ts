@@ -255,7 +255,7 @@ export class FakeServer {
       const user = {
         userId: randomUUID(),
         userName: parsed.data.user_name,
-        password: parsed.data.password,
+        password: parsed.data.password ?? '',
         superAdmin: false,
       };
       this.users.set(user.userName, user);

@@ -5,6 +5,7 @@ import {
   PASSWORD_MIN_LENGTH,
   SESSION_TIMEOUT_SECONDS,
 } from '../constants.js';
+import { SERVER_MESSAGES } from '../errors.js';
 import { MESSAGES } from '../messages.js';
 import { ROLES } from '../roles.js';
 import { DEPLOYMENT_MODES } from '../constants.js';
@@ -35,11 +36,58 @@ export const RefreshBodySchema = z.object({
 });
 export type RefreshBody = z.infer<typeof RefreshBodySchema>;
 
+/** POST /v1/login and /v1/login2: the second step of an MFA sign-in. */
+export const MfaLoginBodySchema = z
+  .object({
+    user_name: UserNameSchema,
+    /** The SMS code, the authenticator-app code or a recovery code. */
+    verification_code: z
+      .string({ error: MESSAGES.enterVerificationCode })
+      .trim()
+      .min(1, { error: MESSAGES.enterVerificationCode })
+      .max(32, { error: MESSAGES.verificationCodeNotValid }),
+    session: z
+      .string({ error: SERVER_MESSAGES.mfaSessionMissing })
+      .min(1, { error: SERVER_MESSAGES.mfaSessionMissing })
+      .max(512, { error: SERVER_MESSAGES.mfaSessionInvalid }),
+  })
+  .strict();
+export type MfaLoginBody = z.infer<typeof MfaLoginBodySchema>;
+
+/** How the second factor of an MFA sign-in is proven. */
+export const MFA_CHALLENGES = ['sms', 'totp'] as const;
+export type MfaChallengeKind = (typeof MFA_CHALLENGES)[number];
+
+/** The login answer when a second factor is needed: no tokens yet, only the step's session. */
+export const MfaChallengeResponseSchema = z.object({
+  status: z.literal('success'),
+  description: z.string(),
+  session: z.string(),
+  /** `totp`: enter the authenticator code (or a recovery code); `sms`: the code texted to the phone. */
+  challenge: z.enum(MFA_CHALLENGES),
+  /** The last digits of the phone the code went to, for the SMS challenge. */
+  phone_hint: z.string().optional(),
+});
+export type MfaChallengeResponse = z.infer<typeof MfaChallengeResponseSchema>;
+
 /**
- * POST /v1/login and /v1/login2: a password login, or a refresh with `refreshtoken`
+ * The second factor still owed after a social sign-in of an account with MFA: what
+ * GET /v1/oauth2/mfa_step (dashboard) or POST /v1/oauth2/token (apps) answer. The step completes
+ * like a password login's, at POST /v1/login2 with `{user_name, verification_code, session}`.
+ */
+export const SocialMfaStepSchema = MfaChallengeResponseSchema.extend({ user_name: z.string() });
+export type SocialMfaStep = z.infer<typeof SocialMfaStepSchema>;
+
+/**
+ * POST /v1/login and /v1/login2: a password login, the second step of an MFA sign-in
+ * (`{user_name, verification_code, session}`), or a refresh with `refreshtoken`
  * (the RainMaker "extend session" shape).
  */
-export const LoginRequestSchema = z.union([RefreshBodySchema.strict(), LoginFormSchema]);
+export const LoginRequestSchema = z.union([
+  RefreshBodySchema.strict(),
+  MfaLoginBodySchema,
+  LoginFormSchema,
+]);
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 /**
@@ -58,6 +106,10 @@ export const LoginResponseSchema = z.object({
   expires_at: z.number().int(),
 });
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+/** What POST /v1/login answers: tokens, or the MFA step's session. */
+export const LoginAnswerSchema = z.union([LoginResponseSchema, MfaChallengeResponseSchema]);
+export type LoginAnswer = z.infer<typeof LoginAnswerSchema>;
 
 /** The default access-token lifetime, restated for readers of the schema. */
 export const ACCESS_TOKEN_DEFAULT_TTL = SESSION_TIMEOUT_SECONDS;
@@ -90,6 +142,12 @@ export const CurrentUserSchema = z.object({
   /** true for e-mail/password accounts, which may change their password (access §2 sidebar). */
   email_user: z.boolean(),
   mfa: z.boolean(),
+  /** The verified phone number (with country code), when there is one. */
+  phone_number: z.string().nullable().optional(),
+  /** A phone number added but not yet confirmed with its code. */
+  pending_phone_number: z.string().nullable().optional(),
+  /** Whether an authenticator app (TOTP) is set up. */
+  totp_enabled: z.boolean().optional(),
   deployment_mode: z.enum(DEPLOYMENT_MODES),
   session_expires_at: z.number().int(),
 });
@@ -154,21 +212,4 @@ export type DeploymentInfo = z.infer<typeof DeploymentInfoSchema>;
 export const HealthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
   checks: z.record(z.string(), z.enum(['ok', 'failed'])).optional(),
-});
-
-/**
- * POST /v1/admin/user2 (minimal form until user management lands): an e-mail account with a
- * password and roles. End-user accounts (`user`) exist so nodes can be claimed.
- */
-export const CreateUserBodySchema = z.object({
-  user_name: UserNameSchema,
-  password: NewPasswordSchema,
-  roles: z.array(z.enum(ROLES)).min(1, { error: 'Please select his role' }).max(6),
-});
-export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
-
-export const CreateUserResponseSchema = z.object({
-  status: z.literal('success'),
-  description: z.string(),
-  user_id: z.string(),
 });

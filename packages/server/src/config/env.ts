@@ -45,6 +45,26 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: optionalText,
   OTA_IMAGE_MAX_MB: z.coerce.number().int().min(1).max(2048).default(32),
   DIAG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  USER_POOL: z.enum(['email_mobile', 'email']).default('email_mobile'),
+  REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{1,32}$/, 'must be a short region name such as eu-west-1 or on-prem')
+    .default('self-hosted'),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL (user:password@host:port)')
+      .optional(),
+  ),
+  MAIL_FROM: optionalText,
+  MAIL_SENDS_PER_HOUR: z.coerce.number().int().min(1).max(10000).default(10),
+  PUSH_FCM_API_URL: z.url().default('https://fcm.googleapis.com'),
+  PUSH_FCM_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  PUSH_APNS_URL: z.url().default('https://api.push.apple.com'),
+  PUSH_APNS_SANDBOX_URL: z.url().default('https://api.sandbox.push.apple.com'),
+  PUSH_CA_FILE: optionalText,
+  CONFIG_POLL_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -117,8 +137,24 @@ export interface AppConfig {
   otaImageMaxBytes: number;
   /** Days diagnostics (logs, metric points, variable values) are kept. */
   diagnosticsRetentionDays: number;
+  /** The user pool sign-ins use: its identity providers, app client and domain (ADR 12). */
+  userPool: 'email_mobile' | 'email';
+  /** A label for where this deployment runs, shown in Deployment Details. */
+  region: string;
   /** Firmware and files in an S3-compatible bucket; undefined keeps them on local disk. */
   s3: S3Config | undefined;
+  /** Outgoing mail: SMTP when a URL is set, else only the outbox table and a log line. */
+  mail: { smtpUrl: string | undefined; from: string; sendsPerHour: number };
+  /** Push senders' endpoints (tests point them at local stand-ins) and extra trusted CAs. */
+  push: {
+    fcmApiUrl: string;
+    fcmTokenUrl: string;
+    apnsUrl: string;
+    apnsSandboxUrl: string;
+    caFile: string | undefined;
+  };
+  /** How often each instance checks whether configuration changed elsewhere (0: never). */
+  configPollSeconds: number;
 }
 
 /** A configuration error listing every bad variable. */
@@ -166,6 +202,21 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustProxy: e.TRUST_PROXY,
     otaImageMaxBytes: e.OTA_IMAGE_MAX_MB * 1024 * 1024,
     diagnosticsRetentionDays: e.DIAG_RETENTION_DAYS,
+    userPool: e.USER_POOL,
+    region: e.REGION,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `Fleetdeck <no-reply@${new URL(publicUrl).hostname}>`,
+      sendsPerHour: e.MAIL_SENDS_PER_HOUR,
+    },
+    push: {
+      fcmApiUrl: e.PUSH_FCM_API_URL.replace(/\/+$/, ''),
+      fcmTokenUrl: e.PUSH_FCM_TOKEN_URL,
+      apnsUrl: e.PUSH_APNS_URL.replace(/\/+$/, ''),
+      apnsSandboxUrl: e.PUSH_APNS_SANDBOX_URL.replace(/\/+$/, ''),
+      caFile: e.PUSH_CA_FILE ? path.resolve(e.PUSH_CA_FILE) : undefined,
+    },
+    configPollSeconds: e.CONFIG_POLL_SECONDS,
     s3:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

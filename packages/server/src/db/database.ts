@@ -42,8 +42,45 @@ export function openDatabase(options: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+/** Prepared statements kept per SQL text; the oldest goes when the cache is full. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh; compiling the SQL again costs as much as running a small
+ * indexed query. Queries are built from a fixed set of shapes with bound parameters, so one
+ * prepared statement per SQL text is reused (better-sqlite3 runs each to completion before the
+ * next starts: Fleetdeck never streams, so a cached statement is never busy).
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = (source: string): SQLite.Statement => {
+    const cached = cache.get(source);
+    if (cached) {
+      // Most recently used last, so the first key is the one to evict.
+      cache.delete(source);
+      cache.set(source, cached);
+      return cached;
+    }
+    const statement = sqlite.prepare(source);
+    cache.set(source, statement);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
 }
 
 /** Whether the database answers a trivial query. */

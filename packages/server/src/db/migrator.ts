@@ -13,6 +13,12 @@ import * as m0005 from './migrations/0005-ota.js';
 import * as m0006 from './migrations/0006-stats.js';
 import * as m0007 from './migrations/0007-faults.js';
 import * as m0008 from './migrations/0008-diagnostics.js';
+import * as m0009 from './migrations/0009-messaging.js';
+import * as m0010 from './migrations/0010-accounts.js';
+import * as m0011 from './migrations/0011-identity.js';
+import * as m0012 from './migrations/0012-user-admin.js';
+import * as m0013 from './migrations/0013-deployment-settings.js';
+import * as m0014 from './migrations/0014-node-facet-counts.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -25,6 +31,12 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-stats': m0006,
   '0007-faults': m0007,
   '0008-diagnostics': m0008,
+  '0009-messaging': m0009,
+  '0010-accounts': m0010,
+  '0011-identity': m0011,
+  '0012-user-admin': m0012,
+  '0013-deployment-settings': m0013,
+  '0014-node-facet-counts': m0014,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -35,7 +47,13 @@ class StaticMigrationProvider implements MigrationProvider {
 
 /** Applies every pending migration; throws with the failing migration's name on error. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  // Unordered: a migration merged from a parallel branch (numbered below one already applied)
+  // still runs, instead of the server refusing to start.
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    allowUnorderedMigrations: true,
+  });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {

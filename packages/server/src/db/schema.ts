@@ -305,8 +305,245 @@ export interface DiagParamValuesTable {
 }
 
 /** Every table Kysely knows about. */
+/** Every mail and SMS Fleetdeck sends (or, without a transport, keeps for an operator to read). */
+export interface OutboxMessagesTable {
+  message_id: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  sender: string | null;
+  subject: string | null;
+  body_text: string;
+  body_html: string | null;
+  purpose: string;
+  transport: 'smtp' | 'sms' | 'outbox';
+  created_at: EpochSeconds;
+  delivered_at: EpochSeconds | null;
+  error: string | null;
+}
+
+/** One-time codes (sign-up, password reset, MFA, phone, deletion), kept as HMACs. */
+export interface VerificationCodesTable {
+  code_id: string;
+  purpose: string;
+  subject: string;
+  code_hash: string;
+  payload: string | null;
+  created_at: EpochSeconds;
+  expires_at: EpochSeconds;
+  attempts: number;
+  consumed_at: EpochSeconds | null;
+}
+
+/** Named deployment values (config_generation, terms documents, dashboard acknowledgement). */
+export interface DeploymentConfigTable {
+  name: string;
+  value: string;
+  updated_at: EpochSeconds;
+}
+
+/** The uploaded licence (.pem) and what was read from it (JSON). */
+export interface LicenseFilesTable {
+  file_name: string;
+  content: string;
+  details: string;
+  date_modified: EpochSeconds;
+}
+
+/** The push master switch (service and endpoint `mobile_push_notification`). */
+export interface WebhookIntegrationsTable {
+  service_name: string;
+  endpoint_name: string;
+  enabled: number;
+  updated_at: EpochSeconds;
+}
+
+/** Per-event switches; integrations is a JSON array of names. */
+export interface EventFiltersTable {
+  event_type: string;
+  entity_type: string;
+  entity_id: string;
+  enabled: number;
+  integrations: string;
+  updated_at: EpochSeconds;
+}
+
+/** A mobile platform application (one per platform type); credentials are SecretBox-sealed. */
+export interface PushPlatformsTable {
+  platform_application_arn: string;
+  platform: string;
+  name: string;
+  credentials: string;
+  attributes: string;
+  created_at: EpochSeconds;
+}
+
+/** An end user's registered phone (device token) on one platform application. */
+export interface PushEndpointsTable {
+  platform_endpoint_arn: string;
+  platform_application_arn: string;
+  user_id: string;
+  device_token: string;
+  token_hash: string;
+  created_at: EpochSeconds;
+}
+
+/** A social sign-in provider of one user pool (migration 0011). */
+export interface IdentityProvidersTable {
+  pool: string;
+  provider_type: string;
+  client_id: string;
+  /** client_secret (Google, GitHub) or private_key (Apple), sealed with SecretBox. */
+  secret_sealed: string;
+  provider_name: string | null;
+  key_id: string | null;
+  team_id: string | null;
+  /** JSON array of URLs. */
+  callback_urls: string;
+  enabled: DbBool;
+  issuer: string | null;
+  created_at: EpochSeconds;
+  updated_at: EpochSeconds;
+}
+
+/** An app client of a user pool: its callback URLs are the allow-list of sign-in redirects. */
+export interface AppClientsTable {
+  client_id: string;
+  pool: string;
+  client_name: string;
+  /** JSON arrays. */
+  callback_urls: string;
+  identity_providers: string;
+  created_at: EpochSeconds;
+  updated_at: EpochSeconds;
+}
+
+export interface CognitoDomainsTable {
+  pool: string;
+  domain_name: string;
+  created_at: EpochSeconds;
+}
+
+export interface AppClientBackupsTable {
+  pool: string;
+  /** JSON array of the pool's app clients as they were. */
+  app_clients: string;
+  client_count: number;
+  created_at: EpochSeconds;
+}
+
+/** A provider account (issuer, subject) linked to a Fleetdeck user. */
+export interface SocialIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  provider_type: string;
+  email: string | null;
+  created_at: EpochSeconds;
+  last_login_at: EpochSeconds;
+}
+
+/** A pending social sign-in ('state') or the one-time code it produced ('code'). */
+export interface OAuthRequestsTable {
+  key_hash: string;
+  kind: string;
+  pool: string;
+  provider_type: string;
+  redirect_uri: string;
+  code_verifier: string | null;
+  nonce: string | null;
+  app_code_challenge: string | null;
+  user_id: string | null;
+  created_at: EpochSeconds;
+  expires_at: EpochSeconds;
+  used_at: EpochSeconds | null;
+}
+
+/** The Add User profile of an account (migration 0012). */
+export interface UserProfilesTable {
+  user_id: string;
+  first_name: string;
+  last_name: string;
+  city: string;
+  phone_number: string;
+  geo_region: string;
+  registration_date: string;
+  created_by: string | null;
+  updated_at: EpochSeconds;
+}
+
+/** One custom-data entry of a user; `value` is JSON text. */
+export interface UserCustomDataTable {
+  user_id: string;
+  data_key: string;
+  value: string;
+  updated_at: EpochSeconds;
+}
+
+/** A stored e-mail template; '' as from address means the deployment's MAIL_FROM. */
+export interface MessageTemplatesTable {
+  template_type: string;
+  message_subject: string;
+  message_text: string;
+  from_email_address: string;
+  from_user_name: string;
+  updated_by: string | null;
+  updated_at: EpochSeconds;
+}
+
+/** A sender address; verified once its owner confirmed the code mailed to it. */
+export interface SenderAddressesTable {
+  email: string;
+  requested_by: string | null;
+  requested_at: EpochSeconds;
+  verified_at: EpochSeconds | null;
+}
+
+/** Second-factor state of one user (migration 0010). */
+export interface UserMfaTable {
+  user_id: string;
+  pending_phone_number: string | null;
+  totp_secret_sealed: string | null;
+  totp_pending_sealed: string | null;
+  totp_enabled_at: EpochSeconds | null;
+  totp_last_step: number | null;
+  updated_at: EpochSeconds;
+}
+
+/** A one-use recovery code of an authenticator-app user, stored as a SHA-256 hash. */
+export interface MfaRecoveryCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: EpochSeconds;
+  used_at: EpochSeconds | null;
+}
+
+/** The pending second step of a sign-in; the opaque session value is stored hashed. */
+export interface MfaChallengesTable {
+  challenge_hash: string;
+  user_id: string;
+  method: string;
+  created_at: EpochSeconds;
+  expires_at: EpochSeconds;
+  attempts: number;
+  consumed_at: EpochSeconds | null;
+}
+
+/** Exact node counts per facet value, kept by triggers (migration 0014, ADR 16). */
+export interface NodeFacetCountsTable {
+  facet: 'type' | 'model' | 'fw_version' | 'city' | 'tag';
+  value: string;
+  n: number | string;
+}
+
 export interface Database {
+  user_profiles: UserProfilesTable;
+  user_custom_data: UserCustomDataTable;
+  message_templates: MessageTemplatesTable;
+  sender_addresses: SenderAddressesTable;
   users: UsersTable;
+  user_mfa: UserMfaTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
   user_roles: UserRolesTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -335,4 +572,19 @@ export interface Database {
   diag_metric_points: DiagMetricPointsTable;
   diag_param_meta: DiagParamMetaTable;
   diag_param_values: DiagParamValuesTable;
+  outbox_messages: OutboxMessagesTable;
+  node_facet_counts: NodeFacetCountsTable;
+  verification_codes: VerificationCodesTable;
+  deployment_config: DeploymentConfigTable;
+  license_files: LicenseFilesTable;
+  webhook_integrations: WebhookIntegrationsTable;
+  event_filters: EventFiltersTable;
+  push_platforms: PushPlatformsTable;
+  push_endpoints: PushEndpointsTable;
+  identity_providers: IdentityProvidersTable;
+  app_clients: AppClientsTable;
+  cognito_domains: CognitoDomainsTable;
+  app_client_backups: AppClientBackupsTable;
+  social_identities: SocialIdentitiesTable;
+  oauth_requests: OAuthRequestsTable;
 }

@@ -190,3 +190,16 @@ export async function hasAutomaticGroups(db: Db): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The distinct primary users of a group's member nodes (who group push events go to). */
+export async function memberPrimaryUsers(db: Db, groupId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('node_group_members as m')
+    .innerJoin('nodes as n', 'n.node_id', 'm.node_id')
+    .select('n.primary_user_id')
+    .distinct()
+    .where('m.group_id', '=', groupId)
+    .where('n.primary_user_id', 'is not', null)
+    .execute();
+  return rows.flatMap((row) => (row.primary_user_id ? [row.primary_user_id] : []));
+}

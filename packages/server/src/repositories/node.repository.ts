@@ -1,6 +1,6 @@
 import type { NodeStatus } from '@fleetdeck/contract';
-import { type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
-import type { Database, NodesTable } from '../db/schema.js';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { Database, NodeFacetCountsTable, NodesTable } from '../db/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -66,14 +66,45 @@ function applyFilter<O>(
  * One keyset page ordered by node_id: rows with node_id ≥ `startId`, `limit + 1` of them so the
  * caller knows the next cursor. Never an OFFSET scan.
  */
+/** What a list shows of a node: never its credential hashes. */
+export type NodeListRow = Omit<
+  NodesTable,
+  'credential_hash' | 'broker_credential' | 'secret_key_hash'
+>;
+
+const LIST_COLUMNS = [
+  'nodes.node_id',
+  'nodes.name',
+  'nodes.type',
+  'nodes.model',
+  'nodes.fw_version',
+  'nodes.city',
+  'nodes.serial',
+  'nodes.tags',
+  'nodes.registered_at',
+  'nodes.activated_at',
+  'nodes.connected',
+  'nodes.conn_changed_at',
+  'nodes.conn_session',
+  'nodes.config_updated_at',
+  'nodes.params_updated_at',
+  'nodes.last_activity_at',
+  'nodes.primary_user_id',
+  'nodes.claimed_at',
+] as const;
+
 export async function listNodes(
   db: Db,
   filter: NodeFilter,
   startId: string | undefined,
   limit: number,
   withDocuments: boolean,
-): Promise<NodesTable[]> {
-  let query = db.selectFrom('nodes').selectAll('nodes');
+): Promise<NodeListRow[]> {
+  // The config and params documents are read only when asked for: they are most of a row's bytes.
+  const documents = withDocuments
+    ? [sql<string | null>`nodes.config`.as('config'), sql<string | null>`nodes.params`.as('params')]
+    : [sql<string | null>`null`.as('config'), sql<string | null>`null`.as('params')];
+  let query = db.selectFrom('nodes').select(LIST_COLUMNS).select(documents);
   if (isOnlyTag(filter)) {
     // Walk the (tag, node_id) primary key and stop after one page, instead of collecting every
     // node with the tag first.
@@ -90,11 +121,10 @@ export async function listNodes(
     query = applyFilter(query, filter);
     if (startId !== undefined) query = query.where('nodes.node_id', '>=', startId);
   }
-  const rows = await query
+  return query
     .orderBy('nodes.node_id')
     .limit(limit + 1)
     .execute();
-  return withDocuments ? rows : rows.map((row) => ({ ...row, config: null, params: null }));
 }
 
 function isOnlyTag(filter: NodeFilter): filter is NodeFilter & { tag: string } {
@@ -102,6 +132,36 @@ function isOnlyTag(filter: NodeFilter): filter is NodeFilter & { tag: string } {
     filter.tag !== undefined &&
     Object.entries(filter).every(([key, value]) => key === 'tag' || value === undefined)
   );
+}
+
+/**
+ * The facet count that answers a filter on exactly one of type, model, firmware version, city
+ * or tag (kept exact by triggers, migration 0014); undefined for other filters.
+ */
+function singleFacet(
+  filter: NodeFilter,
+): { facet: NodeFacetCountsTable['facet']; value: string } | undefined {
+  const set = Object.entries(filter).filter(([, value]) => value !== undefined);
+  if (set.length !== 1) return undefined;
+  const [key, value] = set[0] as [keyof NodeFilter, string];
+  switch (key) {
+    case 'type':
+      return { facet: 'type', value };
+    case 'model':
+      return { facet: 'model', value };
+    case 'fwVersion':
+      return { facet: 'fw_version', value };
+    case 'city':
+      return { facet: 'city', value: cityKey(value) };
+    case 'tag':
+      return { facet: 'tag', value };
+    case 'nodeId':
+    case 'search':
+    case 'serial':
+    case 'status':
+    case 'userId':
+      return undefined;
+  }
 }
 
 /** The exact number of nodes matching the filter (from maintained counters when possible). */
@@ -112,13 +172,15 @@ export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
   if (keys.length === 0 || (keys.length === 1 && keys[0] === 'status')) {
     return readCounter(db, filter.status ?? 'total');
   }
-  if (isOnlyTag(filter)) {
+  const facet = singleFacet(filter);
+  if (facet) {
     const row = await db
-      .selectFrom('node_tags')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('tag', '=', filter.tag)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+      .selectFrom('node_facet_counts')
+      .select('n')
+      .where('facet', '=', facet.facet)
+      .where('value', '=', facet.value)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
   const row = await applyFilter(
     db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')),

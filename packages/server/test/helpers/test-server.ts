@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, createServices, type Services } from '../../src/app.js';
+import type { SmsProvider } from '../../src/services/messaging/messaging.service.js';
 import { parseConfig, type AppConfig } from '../../src/config/env.js';
 import { openDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
@@ -47,6 +48,16 @@ export async function createTestDatabase(dialect: Dialect): Promise<{
     cleanup: async () => {
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
+      // A closed pool's connections end asynchronously; killing one that is still saying goodbye
+      // makes pg raise an uncaught error, so wait (briefly) until they are gone.
+      for (let attempt = 0; attempt < 40; attempt += 1) {
+        const { rows } = await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
+        if ((rows[0]?.n ?? 0) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -69,6 +80,8 @@ export async function createTestServer(
     env?: Record<string, string>;
     auth?: Partial<AuthServiceOptions>;
     loginRequestsPerMinute?: number;
+    /** A text-message provider (the one outside service tests stand in for). */
+    sms?: SmsProvider;
   } = {},
 ): Promise<TestServer> {
   const testDb = await createTestDatabase(dialect);
@@ -85,7 +98,13 @@ export async function createTestServer(
   await syncRolesFromContract(database.db);
   await bootstrapFirstSuperAdmin(database.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const services = await createServices(config, database, logger, options.auth);
+  const services = await createServices(
+    config,
+    database,
+    logger,
+    options.auth,
+    options.sms ? { sms: options.sms } : {},
+  );
   const app = await buildApp({
     config,
     database,

@@ -31,9 +31,43 @@ export function createAppRouter() {
           }),
         },
         {
+          path: 'socialauth',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/social-auth.route')).SocialAuthRoute,
+          }),
+        },
+        {
           path: 'sign-up',
           lazy: async () => ({
             Component: (await import('../features/auth/routes/sign-up.route')).SignUpRoute,
+          }),
+        },
+        {
+          path: 'verification',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/verification.route'))
+              .VerificationRoute,
+          }),
+        },
+        {
+          path: 'mfa-verification',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/mfa-verification.route'))
+              .MfaVerificationRoute,
+          }),
+        },
+        {
+          path: 'forgot-password',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/forgot-password.route'))
+              .ForgotPasswordRoute,
+          }),
+        },
+        {
+          path: 'set-new-password',
+          lazy: async () => ({
+            Component: (await import('../features/auth/routes/set-new-password.route'))
+              .SetNewPasswordRoute,
           }),
         },
         {
@@ -46,6 +80,12 @@ export function createAppRouter() {
               index: true,
               lazy: async () => ({
                 Component: (await import('./routes/home-index.route')).HomeIndexRoute,
+              }),
+            },
+            {
+              path: 'userinfo',
+              lazy: async () => ({
+                Component: (await import('../features/auth/routes/user-info.route')).UserInfoRoute,
               }),
             },
             {
@@ -107,6 +147,21 @@ export function createAppRouter() {
               lazy: async () => ({
                 Component: (await import('../features/groups/routes/group-details.route'))
                   .GroupDetailsRoute,
+              }),
+            })),
+            // User registration and user details (fleet-management §2, super admins).
+            {
+              path: 'userregistration',
+              lazy: async () => ({
+                Component: (await import('../features/users/routes/user-registration.route'))
+                  .UserRegistrationRoute,
+              }),
+            },
+            ...['userregistration/:userName', 'user-details/:userName'].map((path) => ({
+              path,
+              lazy: async () => ({
+                Component: (await import('../features/users/routes/user-details.route'))
+                  .UserDetailsRoute,
               }),
             })),
             // OTA jobs (fleet-management §2) and fault jobs (access §2 Fault screens).
@@ -220,21 +275,25 @@ export function createAppRouter() {
               lazy: async () => ({
                 Component: (await import('./routes/customer-admin.route')).CustomerAdminRoute,
               }),
-              // alarmalert: the Multigraph page (features/diagnostics), inside the same gate.
-              ...(path === 'alarmalert'
-                ? {
-                    children: [
-                      {
-                        index: true,
-                        lazy: async () => ({
+              // alarmalert: the Multigraph page (features/diagnostics); deployment-settings: the
+              // settings tabs (features/deployment-settings); both inside the same gate.
+              children: [
+                {
+                  index: true,
+                  lazy:
+                    path === 'alarmalert'
+                      ? async () => ({
                           Component: (
                             await import('../features/diagnostics/routes/alarm-alert.route')
                           ).AlarmAlertRoute,
+                        })
+                      : async () => ({
+                          Component: (
+                            await import('../features/deployment-settings/routes/deployment-settings.route')
+                          ).DeploymentSettingsRoute,
                         }),
-                      },
-                    ],
-                  }
-                : {}),
+                },
+              ],
             })),
             // Diagnostics (access §2): the header, search and tabs around each tab's screen.
             {

@@ -24,6 +24,17 @@ describe('toApiError', () => {
     });
   });
 
+  it('keeps the role a failed user create names, and none when the body has none', () => {
+    const error = toApiError(400, {
+      status: 'failure',
+      description: 'User account already exist',
+      error_code: 101006,
+      role: 'service_engineer_role',
+    });
+    expect(error.role).toBe('service_engineer_role');
+    expect(toApiError(400, { status: 'failure', description: 'x', role: 7 }).role).toBeNull();
+  });
+
   it('falls back to the generic message when the body has no description', () => {
     expect(toApiError(502, null).description).toBe(MESSAGES.somethingWentWrong);
     expect(toApiError(500, { status: 'failure', description: '  ' }).description).toBe(

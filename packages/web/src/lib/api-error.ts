@@ -11,18 +11,21 @@ export class ApiError extends Error {
   readonly status: number;
   readonly description: string;
   readonly error_code: number | null;
+  /** The `role` a failure body may carry (a failed user create names the requested roles). */
+  readonly role: string | null;
 
   constructor(
     status: number,
     description: string,
     errorCode: number | null,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { role?: string | null },
   ) {
     super(description, options);
     this.name = 'ApiError';
     this.status = status;
     this.description = description;
     this.error_code = errorCode;
+    this.role = options?.role ?? null;
   }
 }
 
@@ -54,7 +57,8 @@ export function toApiError(status: number, body: unknown): ApiError {
       typeof body.error_code === 'number' && Number.isInteger(body.error_code)
         ? body.error_code
         : null;
-    return new ApiError(status, description, errorCode);
+    const role = typeof body.role === 'string' && body.role.trim() !== '' ? body.role : null;
+    return new ApiError(status, description, errorCode, { role });
   }
   return new ApiError(status, MESSAGES.somethingWentWrong, null);
 }

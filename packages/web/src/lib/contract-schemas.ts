@@ -13,6 +13,7 @@ export {
   LoginResponseSchema,
   NodeConnectivityEventSchema,
   PasswordChangeFormSchema,
+  SocialMfaStepSchema,
   SuccessBodySchema,
   UserNodesListSchema,
 } from '@fleetdeck/contract';
@@ -31,4 +32,23 @@ export {
   ImageFieldsSchema,
   ImageListSchema,
   PackageUploadResponseSchema,
+} from '@fleetdeck/contract';
+/** Deployment Settings, identity side (features/deployment-settings: identity, cognito, backup, details). */
+export {
+  AppClientBackupSchema,
+  AppClientListSchema,
+  CognitoDomainSchema,
+  DeploymentDetailsSchema,
+  IdentityProviderListSchema,
+} from '@fleetdeck/contract';
+/** Sign-up, verification, password recovery, MFA and own settings (features/auth). */
+export {
+  CodeFormSchema,
+  E164PhoneSchema,
+  ForgotPasswordFormSchema,
+  LoginAnswerSchema,
+  NewPasswordFormSchema,
+  SignUpFormSchema,
+  TotpBeginResponseSchema,
+  TotpConfirmResponseSchema,
 } from '@fleetdeck/contract';

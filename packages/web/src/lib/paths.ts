@@ -11,6 +11,11 @@ export const USER_REGISTRATION_PATH = '/home/userregistration/';
 export const DEVICES_PATH = '/home/nodes';
 export const FORGOT_PASSWORD_PATH = '/forgot-password';
 export const SIGN_UP_PATH = '/sign-up';
+export const VERIFICATION_PATH = '/verification';
+export const MFA_VERIFICATION_PATH = '/mfa-verification';
+export const SET_NEW_PASSWORD_PATH = '/set-new-password';
+/** The signed-in user's own profile (access §2 lists it). */
+export const USER_INFO_PATH = '/home/userinfo/';
 export const PRIVACY_POLICY_PATH = '/privacy-policy';
 export const TERMS_OF_SERVICE_PATH = '/terms-of-service';
 

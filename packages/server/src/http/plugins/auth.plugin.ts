@@ -11,7 +11,7 @@ import type {
   FastifyInstance,
   FastifyRequest,
   onRequestHookHandler,
-  preHandlerAsyncHookHandler,
+  preValidationAsyncHookHandler,
 } from 'fastify';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
 import type { AuthContext, AuthService } from '../../services/auth/auth.service.js';
@@ -64,13 +64,15 @@ export function registerCsrfGuard(app: FastifyInstance, allowedOrigins: readonly
 }
 
 /**
- * A preHandler that requires a live session and, optionally, every listed permission. The server
- * enforces permissions here for every route; the SPA only hides.
+ * A preValidation hook that requires a live session and, optionally, every listed permission. The
+ * server enforces permissions here for every route; the SPA only hides. It runs before the body
+ * and query are validated, so a caller without the right gets 401/403 and never learns what a
+ * valid request to the route would look like.
  */
 export function requireAuth(
   auth: AuthService,
   ...permissions: Permission[]
-): preHandlerAsyncHookHandler {
+): preValidationAsyncHookHandler {
   return async (request) => {
     const token = accessTokenOf(request);
     if (!token) throw unauthorized(ERROR_CODES.accessTokenMissing);

@@ -1,5 +1,5 @@
 import type { NodeInfo } from '@fleetdeck/contract';
-import type { NodesTable } from '../../db/schema.js';
+import type { NodeListRow } from '../../repositories/node.repository.js';
 
 function parseJson(text: string | null): unknown {
   if (text === null) return undefined;
@@ -11,7 +11,7 @@ function parseJson(text: string | null): unknown {
 }
 
 /** A node row as RainMaker's NodeInfo. */
-export function toNodeInfo(row: NodesTable, withDocuments: boolean): NodeInfo {
+export function toNodeInfo(row: NodeListRow, withDocuments: boolean): NodeInfo {
   const connectivity =
     row.connected === null
       ? {}

@@ -2,6 +2,7 @@ import {
   API_PATHS,
   CurrentUserSchema,
   ERROR_CODES,
+  LoginAnswerSchema,
   LoginRequestSchema,
   LoginResponseSchema,
   LogoutBodySchema,
@@ -12,12 +13,14 @@ import {
   SERVER_MESSAGES,
   SuccessBodySchema,
   type CurrentUser,
+  type LoginAnswer,
   type LoginResponse,
 } from '@fleetdeck/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../../config/env.js';
 import { AppError } from '../../errors.js';
+import type { AccountService } from '../../services/accounts/account.service.js';
 import type { AuthService, ClientMeta, IssuedTokens } from '../../services/auth/auth.service.js';
 import { accessTokenOf, authOf, isBrowserClient, requireAuth } from '../plugins/auth.plugin.js';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies.js';
@@ -25,6 +28,8 @@ import { clearSessionCookies, setSessionCookies } from '../session-cookies.js';
 export interface AuthRoutesOptions {
   config: AppConfig;
   auth: AuthService;
+  /** Phone and authenticator-app state for GET /v1/user (absent in tests that build routes alone). */
+  accounts?: AccountService;
   /** Per-IP request cap for the sign-in routes (on top of the failure limits in AuthService). */
   loginRateLimit: { max: number; timeWindow: number };
 }
@@ -58,7 +63,7 @@ function presentTokens(
 /** Sign-in, refresh, current user, logout and password change (RainMaker paths and `…2` variants). */
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { config, auth, loginRateLimit },
+  { config, auth, accounts, loginRateLimit },
 ) => {
   const ttl = config.accessTokenTtlSeconds;
 
@@ -69,17 +74,42 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         config: { rateLimit: loginRateLimit },
         schema: {
           tags: ['auth'],
-          summary: 'Sign in with user_name and password, or extend a session with refreshtoken',
+          summary:
+            'Sign in with user_name and password (an MFA user gets a session for the second step), complete MFA with {user_name, verification_code, session}, or extend a session with refreshtoken',
+          security: [],
           body: LoginRequestSchema,
-          response: { 200: LoginResponseSchema },
+          response: { 200: LoginAnswerSchema },
         },
       },
-      async (request, reply) => {
+      async (request, reply): Promise<LoginAnswer> => {
         const body = request.body;
-        const issued =
-          'refreshtoken' in body
-            ? await auth.refresh(body.refreshtoken)
-            : await auth.login(body.user_name, body.password, clientMeta(request));
+        let issued: IssuedTokens;
+        if ('refreshtoken' in body) {
+          issued = await auth.refresh(body.refreshtoken);
+        } else if ('session' in body) {
+          issued = await auth.completeMfaLogin(
+            body.user_name,
+            body.session,
+            body.verification_code,
+            clientMeta(request),
+          );
+        } else {
+          const outcome = await auth.login(body.user_name, body.password, clientMeta(request));
+          if (outcome.kind === 'mfa') {
+            const { challenge } = outcome;
+            return {
+              status: 'success',
+              description:
+                challenge.challenge === 'totp'
+                  ? SERVER_MESSAGES.mfaTotpRequired
+                  : SERVER_MESSAGES.mfaSmsSent,
+              session: challenge.session,
+              challenge: challenge.challenge,
+              ...(challenge.phoneHint ? { phone_hint: challenge.phoneHint } : {}),
+            };
+          }
+          issued = outcome.issued;
+        }
         setSessionCookies(reply, config, issued);
         return presentTokens(request, issued, ttl, SERVER_MESSAGES.loginSuccessful);
       },
@@ -116,7 +146,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     app.get(
       path,
       {
-        preHandler: requireAuth(auth),
+        preValidation: requireAuth(auth),
         schema: {
           tags: ['auth'],
           summary: 'The signed-in user',
@@ -125,6 +155,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
       async (request): Promise<CurrentUser> => {
         const { user, expiresAt } = authOf(request);
+        const profile = accounts ? await accounts.profile(user.userId) : undefined;
         return {
           user_id: user.userId,
           user_name: user.userName,
@@ -136,6 +167,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
           permissions: user.permissions,
           email_user: user.emailUser,
           mfa: user.mfa,
+          ...(profile
+            ? {
+                phone_number: profile.phoneNumber,
+                pending_phone_number: profile.pendingPhoneNumber,
+                totp_enabled: profile.totpEnabled,
+              }
+            : {}),
           deployment_mode: config.deploymentMode,
           session_expires_at: expiresAt,
         };
@@ -167,7 +205,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.post(
     API_PATHS.logout2,
-    { preHandler: requireAuth(auth), schema: logoutSchema },
+    { preValidation: requireAuth(auth), schema: logoutSchema },
     async (request, reply) => {
       const context = authOf(request);
       await auth.logout(
@@ -183,7 +221,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     app.put(
       path,
       {
-        preHandler: requireAuth(auth, 'user.self'),
+        preValidation: requireAuth(auth, 'user.self'),
         schema: {
           tags: ['auth'],
           summary: 'Change the password; every session of the user ends and a new one starts',

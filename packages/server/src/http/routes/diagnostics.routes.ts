@@ -42,7 +42,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.deploymentCapabilities,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: 'A deployment capability: InsightsAPIUrl is the base URL of the insights API',
@@ -56,7 +56,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.nodeInfo,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: "A node's diagnostics info (project, app_version)",
@@ -70,7 +70,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.logCount,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary:
@@ -85,7 +85,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.logByIntervalCount,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: 'Log counts per timeline bar: 24 hourly (Day), 7 or 30 local days (Week, Month)',
@@ -99,7 +99,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.logList,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: 'Log entries of the window, newest first, paged by page_token',
@@ -113,7 +113,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.metricMeta,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: "A node's metrics with labels and units",
@@ -127,7 +127,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.metricList,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: 'Metric points in a range (id repeated); at most the range limit per metric',
@@ -141,7 +141,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.paramMeta,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: "A node's variables tree (folders and params)",
@@ -155,7 +155,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.paramList,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary: 'Variable values in a range (id repeated), newest first',
@@ -169,7 +169,7 @@ export const diagnosticsRoutes: FastifyPluginAsyncZod<DiagnosticsRoutesOptions> 
   app.get(
     DIAGNOSTICS_PATHS.eventList,
     {
-      preHandler: guard,
+      preValidation: guard,
       schema: {
         tags,
         summary:

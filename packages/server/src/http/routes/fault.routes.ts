@@ -37,7 +37,7 @@ export const faultRoutes: FastifyPluginAsyncZod<FaultRoutesOptions> = async (
   app.get(
     FAULT_PATHS.commonCustomData,
     {
-      preHandler: requireAuth(auth, 'faults.read'),
+      preValidation: requireAuth(auth, 'faults.read'),
       schema: {
         tags: ['faults'],
         summary:
@@ -53,7 +53,7 @@ export const faultRoutes: FastifyPluginAsyncZod<FaultRoutesOptions> = async (
     FAULT_PATHS.commonCustomData,
     {
       // Super admins only: the spec's "admin permission".
-      preHandler: requireAuth(auth, 'admin'),
+      preValidation: requireAuth(auth, 'admin'),
       schema: {
         tags: ['faults'],
         summary:
@@ -74,7 +74,7 @@ export const faultRoutes: FastifyPluginAsyncZod<FaultRoutesOptions> = async (
   app.get(
     FAULT_PATHS.paramValueList,
     {
-      preHandler: requireAuth(auth, 'faults.read'),
+      preValidation: requireAuth(auth, 'faults.read'),
       schema: {
         tags: ['faults'],
         summary:
@@ -89,7 +89,7 @@ export const faultRoutes: FastifyPluginAsyncZod<FaultRoutesOptions> = async (
   app.get(
     FAULT_PATHS.paramByValueCount,
     {
-      preHandler: requireAuth(auth, 'faults.read'),
+      preValidation: requireAuth(auth, 'faults.read'),
       schema: {
         tags: ['faults'],
         summary: 'How many nodes report each value of a fault dimension, most frequent first',
@@ -103,7 +103,7 @@ export const faultRoutes: FastifyPluginAsyncZod<FaultRoutesOptions> = async (
   app.get(
     FAULT_PATHS.faultNodes,
     {
-      preHandler: requireAuth(auth, 'faults.read'),
+      preValidation: requireAuth(auth, 'faults.read'),
       schema: {
         tags: ['faults'],
         summary:
@@ -118,7 +118,7 @@ export const faultRoutes: FastifyPluginAsyncZod<FaultRoutesOptions> = async (
   app.get(
     FAULT_PATHS.faultBreakdown,
     {
-      preHandler: requireAuth(auth, 'faults.read'),
+      preValidation: requireAuth(auth, 'faults.read'),
       schema: {
         tags: ['faults'],
         summary: 'The devices reporting a fault split by firmware version, model and city',
@@ -132,7 +132,7 @@ export const faultRoutes: FastifyPluginAsyncZod<FaultRoutesOptions> = async (
   app.get(
     FAULT_PATHS.faultHistory,
     {
-      preHandler: requireAuth(auth, 'faults.read'),
+      preValidation: requireAuth(auth, 'faults.read'),
       schema: {
         tags: ['faults'],
         summary: 'Nodes with their fault changes, newest first (node_id exact or search by prefix)',

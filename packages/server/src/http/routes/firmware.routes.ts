@@ -48,7 +48,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<FirmwareRoutesOptions> = asyn
     app.post(
       path,
       {
-        preHandler: requireAuth(auth, 'firmware.write'),
+        preValidation: requireAuth(auth, 'firmware.write'),
         bodyLimit: base64BodyLimit,
         schema: {
           tags: ['firmware'],
@@ -64,7 +64,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<FirmwareRoutesOptions> = asyn
     app.get(
       path,
       {
-        preHandler: requireAuth(auth, 'firmware.read'),
+        preValidation: requireAuth(auth, 'firmware.read'),
         schema: {
           tags: ['firmware'],
           summary: 'Images, newest first (keyset paging), filtered by id, name, type, model, text',
@@ -86,7 +86,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<FirmwareRoutesOptions> = asyn
     app.put(
       path,
       {
-        preHandler: requireAuth(auth, 'firmware.write'),
+        preValidation: requireAuth(auth, 'firmware.write'),
         schema: {
           tags: ['firmware'],
           summary: 'Archive or unarchive an image',
@@ -115,7 +115,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<FirmwareRoutesOptions> = asyn
     app.delete(
       path,
       {
-        preHandler: requireAuth(auth, 'firmware.write'),
+        preValidation: requireAuth(auth, 'firmware.write'),
         schema: {
           tags: ['firmware'],
           summary: 'Delete an image (refused while an active job uses it)',
@@ -134,7 +134,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<FirmwareRoutesOptions> = asyn
     app.get(
       path,
       {
-        preHandler: requireAuth(auth, 'firmware.write'),
+        preValidation: requireAuth(auth, 'firmware.write'),
         schema: {
           tags: ['firmware'],
           summary: 'A signed URL that takes one raw PUT of an image file',
@@ -162,7 +162,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<FirmwareRoutesOptions> = asyn
     app.post(
       path,
       {
-        preHandler: requireAuth(auth, 'firmware.write'),
+        preValidation: requireAuth(auth, 'firmware.write'),
         schema: {
           tags: ['firmware'],
           summary: 'Add an image from a file uploaded to a signed upload URL',
@@ -177,7 +177,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<FirmwareRoutesOptions> = asyn
   app.get(
     OTA_PATHS.signingKey,
     {
-      preHandler: requireAuth(auth, 'firmware.read'),
+      preValidation: requireAuth(auth, 'firmware.read'),
       schema: {
         tags: ['firmware'],
         summary: 'The Ed25519 public key that signs image manifests',

@@ -56,7 +56,7 @@ export const groupRoutes: FastifyPluginAsyncZod<GroupRoutesOptions> = async (
   app.get(
     '/v1/admin/node_group',
     {
-      preHandler: requireAuth(auth, 'groups.read'),
+      preValidation: requireAuth(auth, 'groups.read'),
       schema: {
         tags: ['groups'],
         summary:
@@ -84,7 +84,7 @@ export const groupRoutes: FastifyPluginAsyncZod<GroupRoutesOptions> = async (
   app.get(
     '/v1/admin/node_group/match_count',
     {
-      preHandler: requireAuth(auth, 'groups.read'),
+      preValidation: requireAuth(auth, 'groups.read'),
       schema: {
         tags: ['groups'],
         summary: 'How many nodes a set of automatic-add filters matches now',
@@ -98,7 +98,7 @@ export const groupRoutes: FastifyPluginAsyncZod<GroupRoutesOptions> = async (
   app.post(
     '/v1/admin/node_group',
     {
-      preHandler: requireAuth(auth, 'groups.write'),
+      preValidation: requireAuth(auth, 'groups.write'),
       schema: {
         tags: ['groups'],
         summary: 'Create a group; with filters it holds every matching node, now and later',
@@ -115,7 +115,7 @@ export const groupRoutes: FastifyPluginAsyncZod<GroupRoutesOptions> = async (
   app.put(
     '/v1/admin/node_group',
     {
-      preHandler: requireAuth(auth, 'groups.write'),
+      preValidation: requireAuth(auth, 'groups.write'),
       schema: {
         tags: ['groups'],
         summary: 'Add nodes to or remove nodes from a group',
@@ -137,7 +137,7 @@ export const groupRoutes: FastifyPluginAsyncZod<GroupRoutesOptions> = async (
   app.delete(
     '/v1/admin/node_group',
     {
-      preHandler: requireAuth(auth, 'groups.write'),
+      preValidation: requireAuth(auth, 'groups.write'),
       schema: {
         tags: ['groups'],
         summary: 'Delete a group',

@@ -43,7 +43,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
   app.get(
     '/v1/admin/nodes',
     {
-      preHandler: requireAuth(auth, 'nodes.read'),
+      preValidation: requireAuth(auth, 'nodes.read'),
       // The hot list route: the presenter builds the typed NodeInfo shape, so the answer is sent
       // with plain JSON.stringify instead of a second zod pass over every row (the schema stays
       // for validation of the query and for the OpenAPI document).
@@ -71,7 +71,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
   app.post(
     '/v1/admin/node_ids',
     {
-      preHandler: requireAuth(auth, 'nodes.write'),
+      preValidation: requireAuth(auth, 'nodes.write'),
       schema: {
         tags: ['nodes'],
         summary: "Register nodes; each node's MQTT credentials are returned only in this answer",
@@ -92,7 +92,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
   app.put(
     '/v1/admin/nodes',
     {
-      preHandler: requireAuth(auth, 'nodes.write'),
+      preValidation: requireAuth(auth, 'nodes.write'),
       schema: {
         tags: ['nodes'],
         summary: "Replace a node's tags (location first, then esp.serial_num)",
@@ -111,7 +111,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
     app.get(
       path,
       {
-        preHandler: requireAuth(auth, 'user.self'),
+        preValidation: requireAuth(auth, 'user.self'),
         schema: {
           tags: ['nodes'],
           summary: 'The nodes the caller has claimed',
@@ -135,7 +135,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
   app.put(
     '/v1/user/nodes/mapping',
     {
-      preHandler: requireAuth(auth, 'user.self'),
+      preValidation: requireAuth(auth, 'user.self'),
       schema: {
         tags: ['nodes'],
         summary: 'Ask to map (or unmap) a node; the node confirms on user/mapping',
@@ -162,7 +162,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
   app.get(
     '/v1/user/nodes/mapping',
     {
-      preHandler: requireAuth(auth, 'user.self'),
+      preValidation: requireAuth(auth, 'user.self'),
       schema: {
         tags: ['nodes'],
         summary: 'The state of a mapping request',
@@ -182,7 +182,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
   app.get(
     '/v1/events',
     {
-      preHandler: requireAuth(auth, 'nodes.read'),
+      preValidation: requireAuth(auth, 'nodes.read'),
       schema: { tags: ['nodes'], summary: 'Server-sent events: node.connectivity and ota.job' },
     },
     (request, reply) => {

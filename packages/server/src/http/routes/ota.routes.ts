@@ -57,7 +57,7 @@ export const otaRoutes: FastifyPluginAsyncZod<OtaRoutesOptions> = async (app, { 
     app.post(
       path,
       {
-        preHandler: requireAuth(auth, 'ota.write'),
+        preValidation: requireAuth(auth, 'ota.write'),
         schema: {
           tags: ['ota'],
           summary:
@@ -88,7 +88,7 @@ export const otaRoutes: FastifyPluginAsyncZod<OtaRoutesOptions> = async (app, { 
     app.get(
       path,
       {
-        preHandler: requireAuth(auth, 'ota.read'),
+        preValidation: requireAuth(auth, 'ota.read'),
         schema: {
           tags: ['ota'],
           summary: 'Jobs, newest first (keyset paging), or one job with ota_job_id',
@@ -116,7 +116,7 @@ export const otaRoutes: FastifyPluginAsyncZod<OtaRoutesOptions> = async (app, { 
     app.put(
       path,
       {
-        preHandler: requireAuth(auth, 'ota.write'),
+        preValidation: requireAuth(auth, 'ota.write'),
         schema: {
           tags: ['ota'],
           summary: 'Cancel a job, or archive a cancelled one with archive=true',
@@ -149,7 +149,7 @@ export const otaRoutes: FastifyPluginAsyncZod<OtaRoutesOptions> = async (app, { 
     app.get(
       path,
       {
-        preHandler: requireAuth(auth, 'ota.read'),
+        preValidation: requireAuth(auth, 'ota.read'),
         schema: {
           tags: ['ota'],
           summary: 'Executions of a job per status (counted from the executions)',
@@ -165,7 +165,7 @@ export const otaRoutes: FastifyPluginAsyncZod<OtaRoutesOptions> = async (app, { 
     app.get(
       path,
       {
-        preHandler: requireAuth(auth, 'ota.read'),
+        preValidation: requireAuth(auth, 'ota.read'),
         schema: {
           tags: ['ota'],
           summary: "A page of the job's nodes with their status, or one node's status history",

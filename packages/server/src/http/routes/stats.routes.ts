@@ -22,7 +22,7 @@ export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (
     app.get(
       url,
       {
-        preHandler: requireAuth(auth, 'stats.read'),
+        preValidation: requireAuth(auth, 'stats.read'),
         schema: {
           tags: ['stats'],
           summary:
@@ -38,7 +38,7 @@ export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (
   app.get(
     '/v1/admin/stats_info/summary',
     {
-      preHandler: requireAuth(auth, 'stats.read'),
+      preValidation: requireAuth(auth, 'stats.read'),
       schema: {
         tags: ['stats'],
         summary:

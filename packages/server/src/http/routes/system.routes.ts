@@ -1,4 +1,9 @@
-import { API_PATHS, DeploymentInfoSchema, HealthSchema } from '@fleetdeck/contract';
+import {
+  API_PATHS,
+  DeploymentInfoSchema,
+  HealthSchema,
+  type IdentityProviderType,
+} from '@fleetdeck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../../config/env.js';
 import { isDatabaseReachable, type DatabaseHandle } from '../../db/database.js';
@@ -9,12 +14,14 @@ export interface SystemRoutesOptions {
   version: string;
   /** Set to done by main once start-up (including the first super admin) has finished. */
   startup: { done: boolean };
+  /** The social providers the login page may offer (identity settings of the active pool). */
+  socialProviders?: () => Promise<IdentityProviderType[]>;
 }
 
 /** Liveness, readiness, public deployment facts and the OpenAPI document. */
 export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
   app,
-  { config, database, version, startup },
+  { config, database, version, startup, socialProviders },
 ) => {
   app.get(
     API_PATHS.healthz,
@@ -60,10 +67,10 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
         response: { 200: DeploymentInfoSchema },
       },
     },
-    () => ({
+    async () => ({
       deployment_mode: config.deploymentMode,
       sign_up_enabled: config.deploymentMode === 'standard',
-      social_providers: [],
+      social_providers: socialProviders ? await socialProviders() : [],
       version,
     }),
   );

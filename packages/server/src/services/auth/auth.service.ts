@@ -31,6 +31,7 @@ import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { AuthContextCache } from './auth-context-cache.js';
 import { SlidingWindowLimiter } from './rate-limiter.js';
+import type { MfaChallenge, MfaService } from './mfa.service.js';
 import { hashRefreshToken, newRefreshToken, type TokenService } from './token.service.js';
 
 /** The signed-in user as every route sees it. */
@@ -62,6 +63,10 @@ export interface IssuedTokens {
   idToken: string;
   expiresAt: number;
 }
+
+/** A password sign-in: tokens, or (for an MFA user) the second step to complete first. */
+export type LoginOutcome =
+  { kind: 'tokens'; issued: IssuedTokens } | { kind: 'mfa'; challenge: MfaChallenge };
 
 /** Who is asking: used for rate limits and stored with the session. */
 export interface ClientMeta {
@@ -98,6 +103,7 @@ export class AuthService {
   private readonly accountFailures: SlidingWindowLimiter;
   private readonly ipFailures: SlidingWindowLimiter;
   private readonly contexts: AuthContextCache;
+  private mfa: MfaService | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -117,12 +123,20 @@ export class AuthService {
     );
   }
 
+  /** Plugs in the second factors; without them password sign-ins never ask for a code. */
+  attachMfa(mfa: MfaService): void {
+    this.mfa = mfa;
+  }
+
   private nowSeconds(): number {
     return Math.floor(this.options.clock() / 1000);
   }
 
-  /** Password sign-in. Unknown users and wrong passwords get the same answer in the same time. */
-  async login(userName: string, password: string, meta: ClientMeta): Promise<IssuedTokens> {
+  /**
+   * Password sign-in. Unknown users and wrong passwords get the same answer in the same time. A
+   * user with a second factor gets the MFA step instead of tokens.
+   */
+  async login(userName: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
     const accountKey = userName.trim().toLowerCase();
     if (this.ipFailures.isBlocked(meta.ip) || this.accountFailures.isBlocked(accountKey)) {
       throw tooManyRequests();
@@ -136,11 +150,72 @@ export class AuthService {
       this.ipFailures.record(meta.ip);
       throw badRequest(SERVER_MESSAGES.incorrectCredentials, ERROR_CODES.incorrectCredentials);
     }
-    if (!user.verified) throw badRequest('Account is not verified', 101015);
+    if (!user.verified)
+      throw badRequest(SERVER_MESSAGES.accountNotVerified, ERROR_CODES.accountNotVerified);
     this.accountFailures.reset(accountKey);
-    return this.db.transaction().execute(async (trx) => {
+    const challenge = await this.mfa?.challenge(user);
+    if (challenge) return { kind: 'mfa', challenge };
+    const issued = await this.db.transaction().execute(async (trx) => {
       return this.startSession(trx, user, meta);
     });
+    return { kind: 'tokens', issued };
+  }
+
+  /**
+   * The second step of an MFA sign-in: the code of the step's session. Wrong codes count against
+   * the account like wrong passwords, so a stolen password does not buy unlimited guesses.
+   */
+  async completeMfaLogin(
+    userName: string,
+    session: string,
+    code: string,
+    meta: ClientMeta,
+  ): Promise<IssuedTokens> {
+    const accountKey = userName.trim().toLowerCase();
+    if (!this.mfa)
+      throw badRequest(SERVER_MESSAGES.mfaSessionInvalid, ERROR_CODES.mfaSessionMissing);
+    if (this.ipFailures.isBlocked(meta.ip) || this.accountFailures.isBlocked(accountKey)) {
+      throw tooManyRequests();
+    }
+    let user: UserRecord;
+    try {
+      user = await this.mfa.verify(accountKey, session, code);
+    } catch (error) {
+      if (error instanceof AppError && error.errorCode === ERROR_CODES.verificationCodeIncorrect) {
+        this.accountFailures.record(accountKey);
+        this.ipFailures.record(meta.ip);
+      }
+      throw error;
+    }
+    this.accountFailures.reset(accountKey);
+    return this.db.transaction().execute(async (trx) => this.startSession(trx, user, meta));
+  }
+
+  /** Drops the remembered identity of a user's tokens, so a changed profile shows at once. */
+  forgetUser(userId: string): void {
+    this.contexts.forgetUser(userId);
+  }
+
+  /** Ends every session of a user (password reset, account changes by others). */
+  async revokeAllSessions(userId: string, reason: string): Promise<void> {
+    await revokeUserSessions(this.db, userId, reason, this.nowSeconds());
+    this.contexts.forgetUser(userId);
+  }
+
+  /**
+   * Starts a session for an account an external identity provider vouched for (social sign-in);
+   * the caller has verified the provider's answer and linked the identity to this user.
+   */
+  async loginWithIdentity(userId: string, meta: ClientMeta): Promise<LoginOutcome> {
+    const user = await findUserById(this.db, userId);
+    if (!user) throw new AppError(401, ERROR_CODES.refreshFailed, SERVER_MESSAGES.refreshFailed);
+    // A provider's sign-in replaces the password, never the second factor.
+    const challenge = await this.mfa?.challenge(user);
+    if (challenge) return { kind: 'mfa', challenge };
+    const issued = await this.db
+      .transaction()
+      .execute(async (trx) => this.startSession(trx, user, meta));
+    return { kind: 'tokens', issued };
   }
 
   /**

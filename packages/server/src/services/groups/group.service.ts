@@ -9,12 +9,14 @@ import {
 } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
 import { lockGroupMembership } from '../../db/dialect.js';
-import type { Database, NodeGroupsTable, NodesTable } from '../../db/schema.js';
+import type { Database, NodeGroupsTable } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
+import type { NodeEvents } from '../nodes/node-events.js';
 import {
   addManualMembers,
   countGroups,
   deleteGroup,
+  memberPrimaryUsers,
   findGroup,
   insertGroup,
   listGroupNodes,
@@ -30,6 +32,7 @@ import {
   listNodes,
   serialKey,
   type NodeFilter,
+  type NodeListRow,
 } from '../../repositories/node.repository.js';
 
 /** Error codes of the 1080xx group family. */
@@ -41,7 +44,7 @@ const RESERVED_GROUP = 108016;
 export interface GroupView {
   group: NodeGroupsTable;
   total: number;
-  nodes?: NodesTable[];
+  nodes?: NodeListRow[];
   nextNodeId?: string | undefined;
 }
 
@@ -101,10 +104,18 @@ function newGroupId(): string {
 
 /** Device groups: static and automatic (filter) groups, membership and the all-nodes group. */
 export class GroupService {
+  /** Where group creation and deletion are told after commit (push notifications). */
+  private events: NodeEvents | undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /** Connects the post-commit event fan-out (app start-up). */
+  setEvents(events: NodeEvents): void {
+    this.events = events;
+  }
 
   /** Creates a group; with filters it holds every matching node from now on. */
   async create(body: CreateGroupBody): Promise<string> {
@@ -117,7 +128,7 @@ export class GroupService {
     const filters = storedFilters(body);
     const automatic = Object.values(filters).some((value) => value !== null);
     const groupId = newGroupId();
-    await this.db.transaction().execute(async (trx) => {
+    const userIds = await this.db.transaction().execute(async (trx) => {
       if (body.nodes?.length) await this.assertNodesExist(trx, body.nodes);
       await lockGroupMembership(trx);
       await insertGroup(trx, {
@@ -130,6 +141,13 @@ export class GroupService {
       });
       if (automatic) await populateAutomaticGroup(trx, groupId);
       if (body.nodes?.length) await addManualMembers(trx, groupId, [...new Set(body.nodes)]);
+      return this.events ? memberPrimaryUsers(trx, groupId) : [];
+    });
+    this.events?.emitActivity({
+      kind: 'group_added',
+      group_id: groupId,
+      group_name: body.group_name,
+      user_ids: userIds,
     });
     return groupId;
   }
@@ -221,8 +239,19 @@ export class GroupService {
   async delete(groupId: string): Promise<void> {
     if (groupId === ALL_NODES_GROUP_ID)
       throw new AppError(400, RESERVED_GROUP, 'The group FFFF-FFFF (All) cannot be deleted');
-    const deleted = await this.db.transaction().execute((trx) => deleteGroup(trx, groupId));
-    if (!deleted) throw notFound('Node group does not exist', GROUP_NOT_FOUND);
+    const removed = await this.db.transaction().execute(async (trx) => {
+      const group = this.events ? await findGroup(trx, groupId) : undefined;
+      const userIds = group ? await memberPrimaryUsers(trx, groupId) : [];
+      return (await deleteGroup(trx, groupId)) ? { group, userIds } : undefined;
+    });
+    if (!removed) throw notFound('Node group does not exist', GROUP_NOT_FOUND);
+    if (removed.group)
+      this.events?.emitActivity({
+        kind: 'group_removed',
+        group_id: groupId,
+        group_name: removed.group.group_name,
+        user_ids: removed.userIds,
+      });
   }
 
   /** How many nodes the filters match now (the create modal's live count). */

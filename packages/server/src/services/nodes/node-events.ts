@@ -2,6 +2,21 @@ import { EventEmitter } from 'node:events';
 import type { NodeConnectivityEvent, OtaJobEvent } from '@fleetdeck/contract';
 
 /**
+ * What happened to a node or a group that its end users may be told about (push notifications,
+ * docs/adr/0014). Kinds are the push event names. Emitted after commit, like the others.
+ */
+export type FleetActivity =
+  | { kind: 'node_params_changed' | 'node_config_changed'; node_id: string }
+  | { kind: 'node_alert'; node_id: string; message: string | undefined }
+  | { kind: 'user_node_added' | 'user_node_removed'; node_id: string; user_id: string }
+  | {
+      kind: 'group_added' | 'group_removed';
+      group_id: string;
+      group_name: string;
+      user_ids: string[];
+    };
+
+/**
  * In-process fan-out of node events to dashboards (SSE). Emitted only after the change is
  * committed. With several instances a shared bus (Redis or LISTEN/NOTIFY) takes its place.
  */
@@ -33,5 +48,16 @@ export class NodeEvents {
   onOtaJob(listener: (event: OtaJobEvent) => void): () => void {
     this.emitter.on('ota-job', listener);
     return () => this.emitter.off('ota-job', listener);
+  }
+
+  /** Publishes node or group activity (params, alerts, config, user mapping, groups). */
+  emitActivity(event: FleetActivity): void {
+    this.emitter.emit('activity', event);
+  }
+
+  /** Subscribes to node and group activity; returns the unsubscribe function. */
+  onActivity(listener: (event: FleetActivity) => void): () => void {
+    this.emitter.on('activity', listener);
+    return () => this.emitter.off('activity', listener);
   }
 }

@@ -20,11 +20,11 @@ import {
   releaseNode,
   setMappingStatus,
 } from '../../repositories/mapping.repository.js';
-import { addToCounters } from '../../repositories/node.repository.js';
+import { addToCounters, findNode } from '../../repositories/node.repository.js';
 import { recordFaultReadings, type FaultReading } from '../../repositories/fault.repository.js';
 import { faultReadingOf } from '../faults/fault-readings.js';
 import { hashNodeSecret } from './node-credentials.js';
-import type { NodeEvents } from './node-events.js';
+import type { FleetActivity, NodeEvents } from './node-events.js';
 import type { NodeGatewayPort } from './node-gateway.port.js';
 import type { NodeService } from './node.service.js';
 import { applyOtaReports, type OtaStatusReport } from '../ota/ota-status.apply.js';
@@ -279,9 +279,11 @@ export class NodeIngestService implements NodeGatewayPort {
     this.diagnostics = [];
     this.waiters = [];
     this.writing = true;
+    // Node and mapping activity for push notifications, told only once the batch is committed.
+    const activity: FleetActivity[] = [];
     try {
       const { changes, ota } = await this.db.transaction().execute(async (trx) => ({
-        changes: await this.apply(trx, batch, alerts, mappings),
+        changes: await this.apply(trx, batch, alerts, mappings, activity),
         ota: otaReports.length > 0 ? await applyOtaReports(trx, otaReports) : undefined,
         diagnostics: diagnostics.length > 0 ? await applyDiagnostics(trx, diagnostics) : undefined,
       }));
@@ -296,6 +298,7 @@ export class NodeIngestService implements NodeGatewayPort {
           ota_job_id: jobId,
           status: finished.has(jobId) ? 'finished' : 'active',
         });
+      for (const event of activity) this.events.emitActivity(event);
     } catch (error) {
       // Nothing is lost and nobody is told "durable": the batch and its waiters go back in line.
       this.logger.error({ err: error, nodes: batch.size }, 'node ingest batch failed; retrying');
@@ -348,6 +351,7 @@ export class NodeIngestService implements NodeGatewayPort {
     batch: Map<string, PendingNode>,
     alerts: typeof this.alerts,
     mappings: typeof this.mappings,
+    activity: FleetActivity[] = [],
   ): Promise<Array<{ node_id: string; connected: boolean; timestamp: number }>> {
     const ids = [...batch.keys()];
     const current = new Map<
@@ -438,6 +442,8 @@ export class NodeIngestService implements NodeGatewayPort {
         if (fault) faultReadings.push(fault);
       }
       await trx.updateTable('nodes').set(update).where('node_id', '=', nodeId).execute();
+      if (entry.config) activity.push({ kind: 'node_config_changed', node_id: nodeId });
+      if (entry.params) activity.push({ kind: 'node_params_changed', node_id: nodeId });
     }
     await addToCounters(trx, deltas);
     // Fault changes are kept as history in the same transaction (docs/adr/0009-fault-history.md).
@@ -462,7 +468,15 @@ export class NodeIngestService implements NodeGatewayPort {
         )
         .execute();
     }
-    for (const mapping of mappings) await this.applyMapping(trx, mapping);
+    for (const alert of knownAlerts) {
+      const text = (alert.payload as Record<string, unknown>)['esp.alert.str'];
+      activity.push({
+        kind: 'node_alert',
+        node_id: alert.nodeId,
+        message: typeof text === 'string' ? text : undefined,
+      });
+    }
+    for (const mapping of mappings) await this.applyMapping(trx, mapping, activity);
     return changed;
   }
 
@@ -470,9 +484,13 @@ export class NodeIngestService implements NodeGatewayPort {
   private async applyMapping(
     trx: Transaction<Database>,
     { nodeId, payload, at }: { nodeId: string; payload: UserMappingPayload; at: number },
+    activity: FleetActivity[],
   ): Promise<void> {
     const now = Math.floor(at / 1000);
     if (payload.reset && payload.user_id === RESET_USER_ID) {
+      const previous = (await findNode(trx, nodeId))?.primary_user_id;
+      if (previous)
+        activity.push({ kind: 'user_node_removed', node_id: nodeId, user_id: previous });
       await recordRelease(trx, nodeId, now);
       await releaseNode(trx, nodeId);
       await discardOtherRequests(trx, nodeId, '', now);
@@ -490,5 +508,6 @@ export class NodeIngestService implements NodeGatewayPort {
     await discardOtherRequests(trx, nodeId, request.request_id, now);
     await recordClaim(trx, nodeId, payload.user_id, now);
     await claimNode(trx, nodeId, payload.user_id, now);
+    activity.push({ kind: 'user_node_added', node_id: nodeId, user_id: payload.user_id });
   }
 }

@@ -22,6 +22,7 @@ import {
   listNodes,
   replaceNodeTags,
   type NodeFilter,
+  type NodeListRow,
 } from '../../repositories/node.repository.js';
 import {
   findMappingRequest,
@@ -31,6 +32,7 @@ import {
 } from '../../repositories/mapping.repository.js';
 import { hashMosquittoPassword } from '../../gateway/mosquitto-config.js';
 import { hashNodeSecret, newNodeId, newNodeSecret, nodeSecretMatches } from './node-credentials.js';
+import type { NodeEvents } from './node-events.js';
 import { derivedKeys } from './node-tags.js';
 import {
   recordNodesRegistered,
@@ -66,17 +68,25 @@ export interface RegisteredNode {
 
 /** One page of nodes with the cursor of the next page. */
 export interface NodePage {
-  rows: NodesTable[];
+  rows: NodeListRow[];
   total: number;
   nextId: string | undefined;
 }
 
 /** The node registry: registration, listing, tags, credentials and user ↔ node mapping requests. */
 export class NodeService {
+  /** Where user–node mapping changes are told after commit (push notifications). */
+  private events: NodeEvents | undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /** Connects the post-commit event fan-out (app start-up). */
+  setEvents(events: NodeEvents): void {
+    this.events = events;
+  }
 
   private now(): number {
     return Math.floor(this.clock() / 1000);
@@ -232,6 +242,7 @@ export class NodeService {
           updated_at: now,
         });
       });
+      this.events?.emitActivity({ kind: 'user_node_removed', node_id: nodeId, user_id: userId });
       return requestId;
     }
     await insertMappingRequest(this.db, {

@@ -2,10 +2,16 @@ import { LABELS } from '@fleetdeck/contract';
 import type { CurrentUser } from '@fleetdeck/contract';
 import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconKey, IconLogout, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconKey,
+  IconLogout,
+  IconUserCircle,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { LogoutConfirmModal } from '../../features/auth/components/logout-confirm-modal';
-import { CHANGE_PASSWORD_PATH, USER_REGISTRATION_PATH } from '../../lib/paths';
+import { CHANGE_PASSWORD_PATH, USER_INFO_PATH, USER_REGISTRATION_PATH } from '../../lib/paths';
 import { accountMenuEntries } from './access-rules';
 
 type MenuUser = Pick<CurrentUser, 'user_name' | 'permissions' | 'email_user'>;
@@ -39,14 +45,21 @@ export function AccountMenu({ user }: { user: MenuUser }) {
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>{LABELS.accountSettings}</Menu.Label>
-          <Box px="sm" pb="xs" pt={2}>
-            <Text size="xs" c="dimmed">
-              Signed in as
-            </Text>
-            <Text size="sm" fw={500} truncate="end" data-testid="signed-in-user">
-              {user.user_name}
-            </Text>
-          </Box>
+          {/* The signed-in user opens their own profile (/home/userinfo/). */}
+          <Menu.Item
+            component={Link}
+            to={USER_INFO_PATH}
+            leftSection={<IconUserCircle size={16} aria-hidden="true" />}
+          >
+            <Box>
+              <Text size="xs" c="dimmed">
+                Signed in as
+              </Text>
+              <Text size="sm" fw={500} truncate="end" data-testid="signed-in-user">
+                {user.user_name}
+              </Text>
+            </Box>
+          </Menu.Item>
           <Menu.Divider />
           {entries.userRegistration && (
             <Menu.Item

@@ -7,6 +7,7 @@ import { Copyright } from '../../components/copyright';
 import { RequireSession } from '../../features/auth/components/require-session';
 import { useSessionUser } from '../../features/auth/components/session-user';
 import { NodeStatusStream } from '../../features/nodes/components/node-status-stream';
+import { DashboardUpdateModal } from '../../features/dashboard-update/components/dashboard-update-modal';
 import { AccountMenu } from './account-menu';
 import { homeTarget } from './nav-items';
 import { SidebarNav } from './sidebar-nav';
@@ -28,6 +29,7 @@ function DashboardShell() {
       padding={{ base: 'md', sm: 'lg' }}
     >
       <NodeStatusStream enabled={user.permissions.includes('nodes.read')} />
+      <DashboardUpdateModal />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

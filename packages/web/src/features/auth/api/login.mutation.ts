@@ -1,4 +1,10 @@
-import { API_PATHS, canSeeDashboard, type CurrentUser, type LoginForm } from '@fleetdeck/contract';
+import {
+  API_PATHS,
+  canSeeDashboard,
+  type CurrentUser,
+  type LoginForm,
+  type MfaChallengeKind,
+} from '@fleetdeck/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import { loadSchemas } from '../../../lib/lazy-schemas';
@@ -6,8 +12,13 @@ import { markSignedIn, markSignedOut } from '../../../lib/session';
 import { authKeys } from './auth.keys';
 import { deploymentInfoQueryOptions, isCustomerMode } from './deployment-info.query';
 import { endSessionQuietly } from './logout.mutation';
+import { rememberMfaStep } from '../pending-sign-in';
 
-export type SignInOutcome = { kind: 'signed-in'; user: CurrentUser } | { kind: 'unauthorised' };
+export type SignInOutcome =
+  | { kind: 'signed-in'; user: CurrentUser }
+  | { kind: 'unauthorised' }
+  /** The password was right; the second factor is next (/mfa-verification). */
+  | { kind: 'mfa'; challenge: MfaChallengeKind };
 
 /**
  * Where a freshly signed-in user may go (access §4 Login): in customer mode a user without any
@@ -24,15 +35,36 @@ export function postLoginOutcome(user: CurrentUser): SignInOutcome['kind'] {
  * public call: if the cookies did not stick, that is a sign-in failure, not an expired session.
  */
 export async function signIn(queryClient: QueryClient, form: LoginForm): Promise<SignInOutcome> {
-  const { CurrentUserSchema, LoginResponseSchema } = await loadSchemas();
+  const { LoginAnswerSchema } = await loadSchemas();
   const info = await queryClient.fetchQuery(deploymentInfoQueryOptions()).catch(() => undefined);
   const path = isCustomerMode(info) ? API_PATHS.login2 : API_PATHS.login;
-  const session = await apiJson(path, LoginResponseSchema, {
+  const answer = await apiJson(path, LoginAnswerSchema, {
     method: 'POST',
     body: form,
     session: 'public',
   });
-  markSignedIn(session.expires_at);
+  if ('session' in answer) {
+    rememberMfaStep({
+      userName: form.user_name,
+      session: answer.session,
+      challenge: answer.challenge,
+      phoneHint: answer.phone_hint,
+    });
+    return { kind: 'mfa', challenge: answer.challenge };
+  }
+  return finishSignIn(queryClient, answer.expires_at);
+}
+
+/**
+ * After the server set the session cookies (password or MFA step): GET /v1/user, then the
+ * customer-mode check of access §4.
+ */
+export async function finishSignIn(
+  queryClient: QueryClient,
+  expiresAt: number,
+): Promise<SignInOutcome> {
+  const { CurrentUserSchema } = await loadSchemas();
+  markSignedIn(expiresAt);
 
   const user = await apiJson(API_PATHS.user, CurrentUserSchema, { session: 'public' }).catch(
     (error: unknown) => {

@@ -10,6 +10,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { SecretInput } from '../../../components/secret-input';
+import { NewPasswordFields } from './new-password-fields';
 import { errorMessage } from '../../../lib/api-error';
 import { collectFormErrors, type FormErrors } from '../../../lib/form-errors';
 import { loadSchemas } from '../../../lib/lazy-schemas';
@@ -84,23 +85,12 @@ export function ChangePasswordForm({ mode }: { mode: DeploymentMode }) {
           onChange={(event) => update('current', event.currentTarget.value)}
           error={errors.fields.current}
         />
-        <SecretInput
-          label="New password"
-          name="new-password"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX_LENGTH}
-          value={values.next}
-          onChange={(event) => update('next', event.currentTarget.value)}
-          error={errors.fields.next}
-        />
-        <SecretInput
-          label="Confirm new password"
-          name="confirm-password"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX_LENGTH}
-          value={values.confirm}
-          onChange={(event) => update('confirm', event.currentTarget.value)}
-          error={errors.fields.confirm}
+        <NewPasswordFields
+          labels={{ password: 'New password', confirm: 'Confirm new password' }}
+          values={{ password: values.next, confirm: values.confirm }}
+          errors={{ password: errors.fields.next, confirm: errors.fields.confirm }}
+          onChange={(field, value) => update(field === 'password' ? 'next' : 'confirm', value)}
+          withHint={false}
         />
         {alert !== null && (
           <Alert

@@ -14,6 +14,7 @@ import { collectFormErrors, type FormErrors } from '../../../lib/form-errors';
 import { loadSchemas } from '../../../lib/lazy-schemas';
 import {
   FORGOT_PASSWORD_PATH,
+  MFA_VERIFICATION_PATH,
   PRIVACY_POLICY_PATH,
   SIGN_UP_PATH,
   TERMS_OF_SERVICE_PATH,
@@ -73,6 +74,7 @@ export function LoginForm() {
     signIn.mutate(parsed.data, {
       onSuccess: (outcome) => {
         if (outcome.kind === 'unauthorised') void navigate(UNAUTHORISED_PATH, { replace: true });
+        if (outcome.kind === 'mfa') void navigate(MFA_VERIFICATION_PATH);
       },
     });
   };

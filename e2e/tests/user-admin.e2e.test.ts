@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  codeIn,
+  startSmtpCapture,
+  type SmtpCapture,
+} from '../../packages/server/test/helpers/smtp-capture.js';
+import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
+import {
+  E2E_ADMIN_EMAIL,
+  apiToken,
+  startServer,
+  type RunningServer,
+} from '../helpers/fleetdeck-server.js';
+import { signIn } from '../helpers/session.js';
+
+/**
+ * User administration against a built server whose mail goes over SMTP to a real smtp-server
+ * peer in this process: a super admin creates a user in the Add User modal and the invitation
+ * arrives, deletes a user with the code mailed to them, and edits the invitation template.
+ */
+const SHOTS = '/tmp/shots-users';
+
+let smtp: SmtpCapture;
+let server: RunningServer;
+let token: string;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let context: BrowserContext;
+let page: Page;
+
+async function api(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: token },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+async function shot(name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  await screenshot(page, `users-${name}`);
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  server = await startServer({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Fleet Ops <ops@fleetdeck.test>',
+    MAIL_SENDS_PER_HOUR: '50',
+    // Deployment Settings open only for customer admins (access §6).
+    DEPLOYMENT_MODE: 'customer',
+  });
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  token = await apiToken(server.url);
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+  await smtp?.close();
+});
+beforeEach(async () => {
+  context = await newContext(browser, server.url);
+  page = await context.newPage();
+  await signIn(page);
+});
+afterEach(async () => {
+  await context.close();
+});
+
+const dialog = () => page.getByRole('dialog');
+
+describe('User Registration', () => {
+  it('creates a user in the Add User modal, and the invitation arrives over SMTP', async () => {
+    await page.goto('/home/userregistration/');
+    await page.getByRole('heading', { name: 'User Registration' }).waitFor();
+    const rows = page.getByTestId('user-table').locator('tbody tr[data-user-name]');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+    await shot('list');
+
+    await page.getByRole('button', { name: 'Add User' }).click();
+    await dialog().getByRole('button', { name: 'Create user' }).click();
+    await dialog().getByText('Please enter first name').waitFor();
+
+    await dialog().getByLabel('First name').fill('Kavya');
+    await dialog().getByLabel('Last name').fill('Menon');
+    await dialog().getByLabel('Address (city)').fill('Mumbai');
+    await dialog().getByLabel('Phone number').fill('98765');
+    await dialog().getByLabel('Email').fill('kavya.menon@fleetdeck.test');
+    await dialog().getByRole('button', { name: 'Create user' }).click();
+    await dialog().getByText('Please provide valid phone number').waitFor();
+    await dialog().getByLabel('Phone number').fill('9876501234');
+    await dialog().getByText('Please select his role').waitFor();
+    await dialog().getByTestId('role-select').click();
+    await page.getByRole('option', { name: 'Service Engg', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await dialog().getByText('Please select his geo_regin').waitFor();
+    await dialog().getByTestId('geo-region-select').click();
+    await page.getByRole('option', { name: 'Mumbai', exact: true }).click();
+    await shot('add-user-modal');
+    await dialog().getByRole('button', { name: 'Create user' }).click();
+    await page.getByText('User created successfully.').waitFor();
+    await expect.poll(() => dialog().count()).toBe(0);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    const row = page.locator('tr[data-user-name="kavya.menon@fleetdeck.test"]');
+    await expect(row.innerText()).resolves.toContain('Service Engg');
+
+    const mail = await smtp.waitForMail('kavya.menon@fleetdeck.test');
+    expect(mail.subject).toBe('Your Fleetdeck account is ready');
+    expect(mail.text).toContain('Hello Kavya,');
+    const code = codeIn(mail.text);
+    expect(mail.text).toContain(
+      `${server.url}/set-new-password?user_name=kavya.menon%40fleetdeck.test&code=${code}`,
+    );
+
+    // Client-side search; no match shows the spec's empty text.
+    await page.getByLabel('Search users').fill('kavya');
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByLabel('Search users').fill('nobody-here');
+    await page.getByTestId('users-empty').getByText('User not found.').waitFor();
+    await page.getByLabel('Search users').fill('');
+
+    // The details show the saved profile.
+    await row.getByRole('link').click();
+    await page.waitForURL(/\/home\/userregistration\/kavya/);
+    await expect(page.getByLabel('Address (city)').inputValue()).resolves.toBe('Mumbai');
+    await expect(page.getByLabel('Phone number').inputValue()).resolves.toBe('9876501234');
+    await page.getByText('Invitation sent · no password yet').waitFor();
+    await shot('details');
+  });
+
+  it('deletes a user with the 6-digit code mailed to the admin', async () => {
+    await api('POST', '/v1/admin/user2', {
+      user_name: 'leaving@fleetdeck.test',
+      roles: ['manufacturing_engineer_role'],
+      first_name: 'Leo',
+      last_name: 'Das',
+      city: 'Pune',
+      phone_number: '9000000001',
+      geo_region: 'Pune',
+      registration_date: '2025-01-02',
+    });
+    await page.goto('/home/user-details/leaving@fleetdeck.test');
+    await page.getByRole('button', { name: 'Delete user' }).click();
+    await dialog().getByRole('button', { name: 'Send verification code' }).click();
+    await dialog()
+      .getByText(/We sent a 6-digit code/)
+      .waitFor();
+    const mail = await smtp.waitForMail(E2E_ADMIN_EMAIL, (m) => m.text.includes('leaving@'));
+    const code = codeIn(mail.text);
+
+    await dialog().getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog().getByText('enter verification code!').waitFor();
+    await dialog().getByTestId('delete-code').locator('input').first().click();
+    await page.keyboard.type(code);
+    await shot('delete-code');
+    await dialog().getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog().getByText('User deleted successfully.').waitFor();
+    await dialog().getByRole('button', { name: 'Ok' }).click();
+    await page.waitForURL(/\/home\/userregistration\/?$/);
+    await expect
+      .poll(() => page.locator('tr[data-user-name="leaving@fleetdeck.test"]').count(), {
+        timeout: 10_000,
+      })
+      .toBe(0);
+  });
+});
+
+describe('Email Configurations', () => {
+  it('edits the invitation template, and the next invitation uses it', async () => {
+    await page.goto('/home/deployment-settings/?tab=email-configurations');
+    const form = page.getByTestId('email-template-form');
+    await form.waitFor();
+    await expect(form.getByLabel('Template type', { exact: true }).inputValue()).resolves.toBe(
+      'Welcome Email Notification',
+    );
+    await page.getByTestId('template-placeholders').getByText('{{first_name}}').waitFor();
+    await form.getByLabel('Subject').fill('Welcome to the fleet, {{first_name}}');
+    await form.getByLabel('From user name').fill('Fleet Invitations');
+    const body = form.getByLabel('Template body');
+    await body.fill('Hi {{nickname}}');
+    await form.getByRole('button', { name: 'Save template' }).click();
+    await page
+      .getByTestId('template-error')
+      .getByText(/\{\{nickname\}\}/)
+      .waitFor();
+    await body.fill('Hi {{first_name}},\nStart here: ');
+    await page.getByRole('button', { name: 'Insert {{link}}' }).click();
+    await expect(body.inputValue()).resolves.toContain('Start here: {{link}}');
+    await shot('email-configurations');
+    await form.getByRole('button', { name: 'Save template' }).click();
+    await page.getByText('Email template updated successfully.').waitFor();
+
+    await api('POST', '/v1/admin/user2', {
+      user_name: 'templated@fleetdeck.test',
+      first_name: 'Tara',
+      roles: ['service_manager_role'],
+    });
+    const mail = await smtp.waitForMail('templated@fleetdeck.test');
+    expect(mail.subject).toBe('Welcome to the fleet, Tara');
+    expect(mail.from).toContain('Fleet Invitations');
+    expect(mail.text).toMatch(/^Hi Tara,\nStart here: http:\/\/127\.0\.0\.1:\d+\/set-new-password/);
+  });
+});

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from './database.js';
+
+describe('SQLite with cached prepared statements', () => {
+  let handle: DatabaseHandle | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await handle?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers every query right when statements are reused, evicted and the schema changes', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-db-'));
+    handle = openDatabase({ dataDir: dir });
+    const db = handle.db;
+    await sql`create table t (id integer primary key, name text not null)`.execute(db);
+    for (let i = 0; i < 20; i += 1)
+      await sql`insert into t (id, name) values (${i}, ${`n${i}`})`.execute(db);
+    // The same SQL with other parameters reuses one statement.
+    for (let i = 0; i < 20; i += 1) {
+      const { rows } = await sql<{ name: string }>`select name from t where id = ${i}`.execute(db);
+      expect(rows).toEqual([{ name: `n${i}` }]);
+    }
+    // More distinct SQL texts than the cache holds: older ones are evicted and prepared again.
+    for (let i = 0; i < 600; i += 1) {
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from t where id < ${sql.lit(i % 25)}`.execute(db);
+      expect(rows[0]?.n).toBe(Math.min(i % 25, 20));
+    }
+    // A cached `select *` sees a column added later.
+    const before = await sql<Record<string, unknown>>`select * from t where id = 1`.execute(db);
+    expect(Object.keys(before.rows[0] ?? {})).toEqual(['id', 'name']);
+    await sql`alter table t add column city text`.execute(db);
+    const after = await sql<Record<string, unknown>>`select * from t where id = 1`.execute(db);
+    expect(after.rows[0]).toEqual({ id: 1, name: 'n1', city: null });
+    // Writes through a cached statement report their changes.
+    const update = await sql`update t set city = ${'Pune'} where id < ${5}`.execute(db);
+    expect(Number(update.numAffectedRows)).toBe(5);
+  });
+});

@@ -1,0 +1,7 @@
+/** Query keys of Privacy Policy and Terms, from one factory. */
+export const termsKeys = {
+  all: ['deployment-settings', 'terms'] as const,
+  policy: () => [...termsKeys.all, 'policy'] as const,
+  /** The public links on the login page. */
+  links: () => ['public', 'terms-links'] as const,
+};

@@ -1,0 +1,418 @@
+import {
+  MESSAGES,
+  MOBILE_PUSH_INTEGRATION,
+  PUSH_EVENT_LABELS,
+  PUSH_EVENTS,
+  PUSH_PLATFORM_LABELS,
+  PUSH_PLATFORMS,
+  TOAST_AUTO_CLOSE_MS,
+  pushEventType,
+  type MobilePlatform,
+  type MobilePlatformCreateBody,
+  type PushEvent,
+  type PushPlatform,
+} from '@fleetdeck/contract';
+import {
+  Alert,
+  Button,
+  Center,
+  Divider,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { errorMessage } from '../../../../lib/api-error';
+import { useEventFilters, usePlatforms, usePushIntegration } from '../../api/push-settings.query';
+import {
+  useCreatePlatform,
+  useDeletePlatform,
+  useSetEventFilter,
+  useSetPushIntegration,
+} from '../../api/push-settings.mutation';
+import type { DeploymentTabProps } from '../../tab-registry';
+
+const toast = (message: string, color = 'fleet') =>
+  notifications.show({ color, message, autoClose: TOAST_AUTO_CLOSE_MS });
+
+const Loading = ({ label }: { label: string }) => (
+  <Center py="md">
+    <Loader size="sm" aria-label={label} />
+  </Center>
+);
+
+/** The master switch and the 12 per-event switches (disabled while the master is off). */
+function NotificationSwitches() {
+  const integration = usePushIntegration();
+  const filters = useEventFilters();
+  const setMaster = useSetPushIntegration();
+  const setFilter = useSetEventFilter();
+  const [pendingEvent, setPendingEvent] = useState<PushEvent | null>(null);
+
+  if (integration.isPending || filters.isPending) return <Loading label="Loading push switches" />;
+  if (integration.isError)
+    return (
+      <QueryErrorAlert
+        error={integration.error}
+        retryLabel="Retry"
+        onRetry={() => void integration.refetch()}
+      />
+    );
+  if (filters.isError)
+    return (
+      <QueryErrorAlert
+        error={filters.error}
+        retryLabel="Retry"
+        onRetry={() => void filters.refetch()}
+      />
+    );
+
+  const master = integration.data.integration_info_list.find(
+    (row) =>
+      row.service_name === MOBILE_PUSH_INTEGRATION && row.endpoint_name === MOBILE_PUSH_INTEGRATION,
+  );
+  const masterOn = master?.enabled === true;
+  const filterOf = (event: PushEvent) =>
+    filters.data.event_entity_mapping_list.find((row) => row.event_type === pushEventType(event));
+
+  const toggleMaster = (enabled: boolean) =>
+    setMaster.mutate(
+      { enabled, exists: master !== undefined },
+      {
+        onSuccess: () =>
+          toast(
+            enabled ? MESSAGES.mobileNotificationsEnabled : MESSAGES.mobileNotificationsDisabled,
+          ),
+        onError: (error) => toast(errorMessage(error), 'red'),
+      },
+    );
+
+  const toggleEvent = (event: PushEvent, enabled: boolean) => {
+    setPendingEvent(event);
+    setFilter.mutate(
+      { event, enabled, exists: filterOf(event) !== undefined },
+      {
+        onSuccess: () => toast(MESSAGES.eventFilterConfigured),
+        onError: (error) => toast(errorMessage(error), 'red'),
+        onSettled: () => setPendingEvent(null),
+      },
+    );
+  };
+
+  return (
+    <Stack gap="md">
+      <Paper withBorder p="md" bg="gray.0">
+        <Switch
+          size="md"
+          label="Mobile push notifications"
+          description="Send notifications to the phones of end users for the events switched on below."
+          checked={masterOn}
+          disabled={setMaster.isPending}
+          onChange={(event) => toggleMaster(event.currentTarget.checked)}
+        />
+      </Paper>
+      <SimpleGrid
+        cols={{ base: 1, sm: 2 }}
+        spacing="sm"
+        verticalSpacing="sm"
+        role="group"
+        aria-label="Events"
+      >
+        {PUSH_EVENTS.map((event) => {
+          const current = filterOf(event);
+          const on =
+            current?.enabled === true &&
+            current.enabled_for_integrations.includes(MOBILE_PUSH_INTEGRATION);
+          return (
+            <Switch
+              key={event}
+              label={PUSH_EVENT_LABELS[event]}
+              checked={on}
+              disabled={!masterOn || pendingEvent === event}
+              onChange={(change) => toggleEvent(event, change.currentTarget.checked)}
+            />
+          );
+        })}
+      </SimpleGrid>
+      {!masterOn && (
+        <Text size="xs" c="dimmed">
+          Turn on mobile push notifications to choose the events.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The create form: GCM takes the FCM service-account JSON; APNs a certificate and its key. */
+function CreatePlatformModal({
+  available,
+  onClose,
+}: {
+  available: PushPlatform[];
+  onClose: () => void;
+}) {
+  const create = useCreatePlatform();
+  const [platform, setPlatform] = useState<PushPlatform>(available[0] ?? 'GCM');
+  const [apiKey, setApiKey] = useState('');
+  const [certificate, setCertificate] = useState('');
+  const [privateKey, setPrivateKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const complete =
+    platform === 'GCM'
+      ? apiKey.trim() !== ''
+      : certificate.trim() !== '' && privateKey.trim() !== '';
+
+  const submit = () => {
+    if (!complete) {
+      setError(MESSAGES.provideAllDetails);
+      return;
+    }
+    const body: MobilePlatformCreateBody =
+      platform === 'GCM'
+        ? { platform, api_key: apiKey.trim() }
+        : { platform, ssl_certificate: certificate.trim(), private_key: privateKey.trim() };
+    create.mutate(body, {
+      onSuccess: () => {
+        toast(MESSAGES.platformCreated);
+        onClose();
+      },
+      onError: (failure) => setError(errorMessage(failure)),
+    });
+  };
+
+  return (
+    <Modal opened onClose={onClose} title="Create mobile platform" centered size="lg">
+      <Stack gap="md">
+        <Select
+          label="Platform"
+          data={available.map((value) => ({
+            value,
+            label: `${PUSH_PLATFORM_LABELS[value]} — ${value}`,
+          }))}
+          value={platform}
+          allowDeselect={false}
+          onChange={(value) => {
+            if (value) setPlatform(value);
+            setError(null);
+          }}
+        />
+        {platform === 'GCM' ? (
+          <Textarea
+            label="API key"
+            description="The Firebase service-account JSON file (FCM HTTP v1): project_id, client_email and private_key."
+            value={apiKey}
+            onChange={(event) => setApiKey(event.currentTarget.value)}
+            autosize
+            minRows={6}
+            maxRows={12}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+          />
+        ) : (
+          <>
+            <Textarea
+              label="SSL certificate"
+              description="The Apple Push Notification service certificate, PEM (-----BEGIN CERTIFICATE-----)."
+              value={certificate}
+              onChange={(event) => setCertificate(event.currentTarget.value)}
+              autosize
+              minRows={5}
+              maxRows={10}
+              styles={{
+                input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 },
+              }}
+            />
+            <Textarea
+              label="Private key"
+              description="The certificate's private key, PEM."
+              value={privateKey}
+              onChange={(event) => setPrivateKey(event.currentTarget.value)}
+              autosize
+              minRows={5}
+              maxRows={10}
+              styles={{
+                input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 },
+              }}
+            />
+          </>
+        )}
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button onClick={submit} loading={create.isPending}>
+            Create
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function DeletePlatformModal({
+  platform,
+  onClose,
+}: {
+  platform: MobilePlatform;
+  onClose: () => void;
+}) {
+  const remove = useDeletePlatform();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Modal opened onClose={onClose} title="Delete mobile platform" centered>
+      <Stack gap="md">
+        <Text size="sm">
+          Delete {PUSH_PLATFORM_LABELS[platform.platform]} ({platform.name})? Phones registered on
+          it stop receiving notifications until a new platform is created and they register again.
+        </Text>
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={remove.isPending}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            loading={remove.isPending}
+            onClick={() =>
+              remove.mutate(platform.platform_application_arn, {
+                onSuccess: () => {
+                  toast(MESSAGES.mobilePlatformDeleted);
+                  onClose();
+                },
+                onError: (failure) => setError(errorMessage(failure)),
+              })
+            }
+          >
+            Delete
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The platforms list: a type is offered for creation only while it does not exist. */
+function Platforms() {
+  const platforms = usePlatforms();
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<MobilePlatform | null>(null);
+  if (platforms.isPending) return <Loading label="Loading mobile platforms" />;
+  if (platforms.isError)
+    return (
+      <QueryErrorAlert
+        error={platforms.error}
+        retryLabel="Retry"
+        onRetry={() => void platforms.refetch()}
+      />
+    );
+  const existing = new Set(platforms.data.map((row) => row.platform));
+  const available = PUSH_PLATFORMS.filter((platform) => !existing.has(platform));
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={3} size="h4">
+          Mobile platforms
+        </Title>
+        <Button
+          size="sm"
+          leftSection={<IconPlus size={16} aria-hidden="true" />}
+          disabled={available.length === 0}
+          onClick={() => setCreating(true)}
+        >
+          Create platform
+        </Button>
+      </Group>
+      {platforms.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No mobile platforms yet. Create one for each app store your app ships in.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table withTableBorder verticalSpacing="sm" aria-label="Mobile platforms">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Platform</Table.Th>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Details</Table.Th>
+                <Table.Th w={60}>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {platforms.data.map((row) => (
+                <Table.Tr key={row.platform_application_arn}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {PUSH_PLATFORM_LABELS[row.platform]}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {row.platform}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{row.name}</Table.Td>
+                  <Table.Td>
+                    <Text size="xs" c="dimmed">
+                      {row.Attributes.ProjectId
+                        ? `Project ${row.Attributes.ProjectId}`
+                        : row.Attributes.AppleCertificateExpirationDate
+                          ? `Certificate expires ${row.Attributes.AppleCertificateExpirationDate.slice(0, 10)}`
+                          : row.Attributes.AuthenticationMethod}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="compact-sm"
+                      aria-label={`Delete ${row.platform}`}
+                      onClick={() => setDeleting(row)}
+                    >
+                      <IconTrash size={16} aria-hidden="true" />
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {creating && <CreatePlatformModal available={available} onClose={() => setCreating(false)} />}
+      {deleting && <DeletePlatformModal platform={deleting} onClose={() => setDeleting(null)} />}
+    </Stack>
+  );
+}
+
+/** Push Notifications (access §2, §4, §9). */
+export function PushNotificationsTab(_props: DeploymentTabProps) {
+  return (
+    <Stack gap="lg">
+      <NotificationSwitches />
+      <Divider />
+      <Platforms />
+    </Stack>
+  );
+}

@@ -1,0 +1,119 @@
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, SEARCH_MAX_LENGTH } from '@fleetdeck/contract';
+import {
+  ActionIcon,
+  Box,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  Stack,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconRefresh, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { FetchingBar } from '../../../components/fetching-bar';
+import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { NodeScreen } from '../../nodes/components/node-screen';
+import { NodeTablePager } from '../../nodes/components/node-table-pager';
+import { useAllUsers } from '../api/user-list.query';
+import { AddUserModal } from '../components/add-user-modal';
+import { UserTable } from '../components/user-table';
+import { USER_LABELS } from '../labels';
+import { searchUsers } from '../model/user-search';
+
+/**
+ * /home/userregistration/ (fleet-management §2, super admins): User Name, User Id and Role with
+ * a client-side search, paging 5/10/25 (default 10), 'User not found.' when nothing matches, and
+ * the Add User modal.
+ */
+export function UserRegistrationRoute() {
+  const users = useAllUsers();
+  const [search, setSearch] = useState('');
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [page, setPage] = useState(1);
+  const [adding, setAdding] = useState(false);
+
+  const matches = useMemo(() => searchUsers(users.data ?? [], search), [users.data, search]);
+  const pages = Math.max(1, Math.ceil(matches.length / pageSize));
+  const current = Math.min(page, pages);
+  const visible = users.data
+    ? matches.slice((current - 1) * pageSize, current * pageSize)
+    : undefined;
+
+  return (
+    <NodeScreen title={USER_LABELS.heading}>
+      <Paper withBorder radius="lg" data-testid="user-list">
+        <Stack gap={0}>
+          <Box p="md">
+            <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
+              <TextInput
+                label={USER_LABELS.search}
+                placeholder={USER_LABELS.searchPlaceholder}
+                leftSection={<IconSearch size={16} aria-hidden="true" />}
+                maxLength={SEARCH_MAX_LENGTH}
+                value={search}
+                onChange={(event) => {
+                  setSearch(event.currentTarget.value);
+                  setPage(1);
+                }}
+                style={{ flex: '1 1 260px', maxWidth: 420 }}
+                type="search"
+              />
+              <Group gap="sm" align="flex-end">
+                <Tooltip label={USER_LABELS.refresh} withArrow>
+                  <ActionIcon
+                    variant="default"
+                    size={36}
+                    aria-label={USER_LABELS.refresh}
+                    onClick={() => void users.refetch()}
+                    loading={users.isFetching && !users.isPending}
+                  >
+                    <IconRefresh size={18} aria-hidden="true" />
+                  </ActionIcon>
+                </Tooltip>
+                <Button
+                  leftSection={<IconUserPlus size={16} aria-hidden="true" />}
+                  onClick={() => setAdding(true)}
+                >
+                  {USER_LABELS.addUser}
+                </Button>
+              </Group>
+            </Group>
+          </Box>
+          <FetchingBar active={users.isFetching} label={USER_LABELS.refresh} />
+          <Divider />
+          {users.isError ? (
+            <QueryErrorAlert
+              m="md"
+              error={users.error}
+              retryLabel={USER_LABELS.tryAgain}
+              onRetry={() => void users.refetch()}
+            />
+          ) : (
+            <UserTable users={visible} skeletonRows={Math.min(pageSize, 5)} />
+          )}
+          <Divider />
+          <Box p="md">
+            <NodeTablePager
+              page={current}
+              pages={pages}
+              canPrev={current > 1}
+              canNext={current < pages}
+              onPrev={() => setPage(current - 1)}
+              onNext={() => setPage(current + 1)}
+              pageSize={pageSize}
+              selectedCount={0}
+              pageSizes={PAGE_SIZES.users}
+              onPageSize={(size) => {
+                setPageSize(size);
+                setPage(1);
+              }}
+            />
+          </Box>
+        </Stack>
+      </Paper>
+      <AddUserModal opened={adding} onClose={() => setAdding(false)} />
+    </NodeScreen>
+  );
+}
