@@ -81,8 +81,11 @@ describe('Deployment Settings', () => {
   }, 120_000);
 
   it('opens the pool-dependent tabs in the Email User Pool, keeping the choice in the URL', async () => {
-    await page.getByRole('radio', { name: LABELS.emailUserPool }).check();
+    // The choice lives in the URL: the radio shows it once the router has committed the change.
+    const emailPool = page.getByRole('radio', { name: LABELS.emailUserPool });
+    await emailPool.click();
     await page.waitForURL(/pool=email/);
+    await expect.poll(() => emailPool.isChecked()).toBe(true);
     for (const label of EXPECTED_ORDER.slice(6)) {
       await page.getByRole('tab', { name: label }).click();
       await expectTabReady(label);
