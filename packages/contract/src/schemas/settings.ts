@@ -19,7 +19,8 @@ export const SETTINGS_ERROR_CODES = {
 /** Failure and success texts of the server for these settings (the spec quotes none). */
 export const SETTINGS_MESSAGES = {
   upgradeDone:
-    'Applied {count} migration(s){names}; configuration reloaded (generation {generation}).',
+    'Applied {count} migration(s){names}; configuration generation {generation}; reloaded: {reloaded}.',
+  upgradeNothingReloaded: 'nothing cached',
   termsNothingGiven: 'Either Terms of Use or Privacy Policy should be specified',
   termsFileNotFound: 'File not found',
   termsInvalidFile:
@@ -50,6 +51,8 @@ export const UpgradeApisResponseSchema = z.object({
   description: z.string(),
   applied_migrations: z.array(z.string()),
   config_generation: z.number().int(),
+  /** The configuration caches this instance reloaded (a failed reload is left out and logged). */
+  reloaded: z.array(z.string()),
 });
 export type UpgradeApisResponse = z.infer<typeof UpgradeApisResponseSchema>;
 

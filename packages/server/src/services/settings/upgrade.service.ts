@@ -19,15 +19,18 @@ export class UpgradeService {
   /** Applies pending migrations, bumps the configuration generation and says what it did. */
   async upgrade(): Promise<Omit<UpgradeApisResponse, 'status'>> {
     const applied = await this.migrate(this.db);
-    const { generation } = await this.reloader.bump();
+    const { generation, reloaded } = await this.reloader.bump();
     return {
       description: formatMessage(SETTINGS_MESSAGES.upgradeDone, {
         count: applied.length,
         names: applied.length > 0 ? ` (${applied.join(', ')})` : '',
         generation,
+        reloaded:
+          reloaded.length > 0 ? reloaded.join(', ') : SETTINGS_MESSAGES.upgradeNothingReloaded,
       }),
       applied_migrations: applied,
       config_generation: generation,
+      reloaded,
     };
   }
 }

@@ -27,8 +27,8 @@ export function UpgradeApisTab(_props: DeploymentTabProps) {
     <Stack gap="md" maw={640}>
       <Text size="sm">
         Run this after upgrading Fleetdeck. It applies any database migrations the new version
-        brings and tells every server instance to reload its API configuration (identity providers,
-        push settings and other cached settings).
+        brings and tells every server instance to reload the settings it keeps in memory (push
+        notification switches and platforms); other settings are read fresh on every request.
       </Text>
       <Group>
         <Button
