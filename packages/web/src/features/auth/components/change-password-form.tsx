@@ -12,8 +12,8 @@ import { useState, type FormEvent } from 'react';
 import { SecretInput } from '../../../components/secret-input';
 import { NewPasswordFields } from './new-password-fields';
 import { errorMessage } from '../../../lib/api-error';
-import { collectFormErrors, type FormErrors } from '../../../lib/form-errors';
-import { loadSchemas } from '../../../lib/lazy-schemas';
+import type { FormErrors } from '../../../lib/form-errors';
+import { validateForm } from '../../../lib/validate-form';
 import { useChangePassword } from '../api/change-password.mutation';
 
 type Field = keyof PasswordChangeValues;
@@ -37,21 +37,15 @@ export function ChangePasswordForm({ mode }: { mode: DeploymentMode }) {
   };
 
   const validateAndChange = async () => {
-    let schemas;
-    try {
-      schemas = await loadSchemas();
-    } catch {
-      setErrors({ fields: {}, form: MESSAGES.somethingWentWrong });
-      return;
-    }
-    const parsed = schemas.PasswordChangeFormSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(collectFormErrors(parsed.error, FIELDS));
-      return;
-    }
-    setErrors(NO_ERRORS);
+    const data = await validateForm(
+      (schemas) => schemas.PasswordChangeFormSchema,
+      values,
+      FIELDS,
+      setErrors,
+    );
+    if (!data) return;
     changePassword.mutate(
-      { password: parsed.data.current, newpassword: parsed.data.next },
+      { password: data.current, newpassword: data.next },
       {
         onSuccess: () => {
           setValues(EMPTY);

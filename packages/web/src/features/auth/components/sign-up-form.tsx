@@ -4,8 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { NewPasswordFields } from './new-password-fields';
 import { errorMessage } from '../../../lib/api-error';
-import { collectFormErrors, type FormErrors } from '../../../lib/form-errors';
-import { loadSchemas } from '../../../lib/lazy-schemas';
+import type { FormErrors } from '../../../lib/form-errors';
+import { validateForm } from '../../../lib/validate-form';
 import { LOGIN_PATH, TERMS_OF_SERVICE_PATH, VERIFICATION_PATH } from '../../../lib/paths';
 import { useSignUp } from '../api/sign-up.mutation';
 import { rememberSignUp } from '../pending-sign-in';
@@ -35,25 +35,19 @@ export function SignUpForm() {
   };
 
   const validateAndSignUp = async () => {
-    let schemas;
-    try {
-      schemas = await loadSchemas();
-    } catch {
-      setErrors({ fields: {}, form: MESSAGES.somethingWentWrong });
-      return;
-    }
-    const parsed = schemas.SignUpFormSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(collectFormErrors(parsed.error, FIELDS));
-      return;
-    }
-    setErrors(NO_ERRORS);
-    const userName = parsed.data.user_name.trim();
+    const data = await validateForm(
+      (schemas) => schemas.SignUpFormSchema,
+      values,
+      FIELDS,
+      setErrors,
+    );
+    if (!data) return;
+    const userName = data.user_name.trim();
     signUp.mutate(
-      { user_name: userName, password: parsed.data.password },
+      { user_name: userName, password: data.password },
       {
         onSuccess: () => {
-          rememberSignUp({ userName, password: parsed.data.password });
+          rememberSignUp({ userName, password: data.password });
           successToast(MESSAGES.verificationCodeSent);
           void navigate(`${VERIFICATION_PATH}?user_name=${encodeURIComponent(userName)}`);
         },

@@ -11,8 +11,8 @@ import { Link, useSearchParams } from 'react-router';
 import { PublicPage } from '../../../components/public-page';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { errorMessage } from '../../../lib/api-error';
-import { collectFormErrors, type FormErrors } from '../../../lib/form-errors';
-import { loadSchemas } from '../../../lib/lazy-schemas';
+import type { FormErrors } from '../../../lib/form-errors';
+import { validateForm } from '../../../lib/validate-form';
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH } from '../../../lib/paths';
 import { useForgotPassword } from '../api/forgot-password.mutation';
 import { signIn } from '../api/login.mutation';
@@ -66,24 +66,18 @@ export function SetNewPasswordRoute() {
   };
 
   const change = async () => {
-    let schemas;
-    try {
-      schemas = await loadSchemas();
-    } catch {
-      setErrors({ fields: {}, form: MESSAGES.somethingWentWrong });
-      return;
-    }
-    const parsed = schemas.NewPasswordFormSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(collectFormErrors(parsed.error, FIELDS));
-      return;
-    }
-    setErrors(NO_ERRORS);
-    const userName = parsed.data.user_name.trim();
+    const data = await validateForm(
+      (schemas) => schemas.NewPasswordFormSchema,
+      values,
+      FIELDS,
+      setErrors,
+    );
+    if (!data) return;
+    const userName = data.user_name.trim();
     reset.mutate(
-      { user_name: userName, password: parsed.data.password, verification_code: parsed.data.code },
+      { user_name: userName, password: data.password, verification_code: data.code },
       {
-        onSuccess: () => void signInWithNewPassword(userName, parsed.data.password),
+        onSuccess: () => void signInWithNewPassword(userName, data.password),
       },
     );
   };
