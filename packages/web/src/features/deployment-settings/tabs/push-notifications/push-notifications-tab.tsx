@@ -27,13 +27,13 @@ import {
   Switch,
   Table,
   Text,
-  Textarea,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { KeyMaterialInput } from '../../../../components/key-material-input';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
 import { errorMessage } from '../../../../lib/api-error';
 import { useEventFilters, usePlatforms, usePushIntegration } from '../../api/push-settings.query';
@@ -211,41 +211,28 @@ function CreatePlatformModal({
           }}
         />
         {platform === 'GCM' ? (
-          <Textarea
+          <KeyMaterialInput
             label="API key"
             description="The Firebase service-account JSON file (FCM HTTP v1): project_id, client_email and private_key."
             value={apiKey}
-            onChange={(event) => setApiKey(event.currentTarget.value)}
-            autosize
+            onChange={setApiKey}
             minRows={6}
-            maxRows={12}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
           />
         ) : (
           <>
-            <Textarea
+            <KeyMaterialInput
               label="SSL certificate"
               description="The Apple Push Notification service certificate, PEM (-----BEGIN CERTIFICATE-----)."
               value={certificate}
-              onChange={(event) => setCertificate(event.currentTarget.value)}
-              autosize
+              onChange={setCertificate}
               minRows={5}
-              maxRows={10}
-              styles={{
-                input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 },
-              }}
             />
-            <Textarea
+            <KeyMaterialInput
               label="Private key"
               description="The certificate's private key, PEM."
               value={privateKey}
-              onChange={(event) => setPrivateKey(event.currentTarget.value)}
-              autosize
+              onChange={setPrivateKey}
               minRows={5}
-              maxRows={10}
-              styles={{
-                input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 },
-              }}
             />
           </>
         )}
