@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MESSAGES, SETTINGS_PATHS } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext } from '../helpers/browser.js';
+import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
 
@@ -109,12 +110,14 @@ describe('Deployment Settings: operations tabs', () => {
     await page.getByRole('button', { name: 'Upgrade APIs', exact: true }).click();
     const result = page.getByTestId('upgrade-result');
     await result
-      .getByText(/^Applied 0 migration\(s\); configuration reloaded \(generation \d+\)\.$/)
+      .getByText(
+        /^Applied 0 migration\(s\); configuration generation \d+; reloaded: push notifications\.$/,
+      )
       .waitFor();
     await shot('upgrade-apis');
   });
 
-  it('edits the Privacy Policy, links it from the sign-in page, and deletes it', async () => {
+  it('edits the Privacy Policy, links it from the sign-in page, and deletes it; the Terms of Use too', async () => {
     await openTab('privacy-terms', 'Privacy Policy and Terms');
     const privacy = page.getByTestId('terms-privacy_policy');
     const terms = page.getByTestId('terms-terms_of_use');
@@ -149,6 +152,23 @@ describe('Deployment Settings: operations tabs', () => {
     await privacy.getByRole('button', { name: 'Delete' }).click();
     await toast('Privacy Policy deleted successfully').waitFor();
     await privacy.getByText('No Privacy Policy yet.', { exact: false }).waitFor();
+
+    // The Terms of Use the same way, with their own toasts.
+    await terms.getByRole('button', { name: 'Add' }).click();
+    await terms
+      .getByLabel('Terms of Use (HTML or plain text)')
+      .fill('<h1>Terms</h1><p>Use the appliances as the manual says.</p>');
+    await terms.getByRole('button', { name: 'Save' }).click();
+    await toast(MESSAGES.termsOfUseUpdated).waitFor();
+    await terms.getByText('Use the appliances as the manual says.', { exact: false }).waitFor();
+    await screenshot(page, 'ops-terms-of-use-saved');
+    const savedTerms = await fetch(`${server.url}/v1/terms_policy/terms_of_use`);
+    expect(savedTerms.status).toBe(200);
+    expect(await savedTerms.text()).toContain('Use the appliances as the manual says.');
+    await terms.getByRole('button', { name: 'Delete' }).click();
+    await toast(MESSAGES.termsOfUseDeleted).waitFor();
+    await terms.getByText('No Terms of Use yet.', { exact: false }).waitFor();
+    expect(await terms.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
   });
 
   it('uploads a .pem licence and refuses a file that is not PEM', async () => {
@@ -230,6 +250,34 @@ describe('Deployment Settings: operations tabs', () => {
       .click();
     await toast('Mobile platform deleted successfully!').waitFor();
     await page.getByText('No mobile platforms yet.', { exact: false }).waitFor();
+
+    // Off again: the events cannot be switched any more.
+    const master = page.getByRole('switch', { name: 'Mobile push notifications' });
+    await master.click({ force: true });
+    await toast(MESSAGES.mobileNotificationsDisabled).waitFor();
+    await expect.poll(() => master.isChecked()).toBe(false);
+    await expect.poll(() => nodeConnected.isDisabled()).toBe(true);
+    await screenshot(page, 'ops-push-off-again');
+  });
+
+  it('says so when the dashboard update check fails', async () => {
+    // The shell signed in above checked successfully: no failure shown.
+    expect(await toast(MESSAGES.updateCheckFailed).count()).toBe(0);
+    // Fail only the update check, at the network level, for the next page load.
+    let aborted = 0;
+    await page.route(
+      (url) => url.pathname === SETTINGS_PATHS.dashboardUpdate,
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        aborted += 1;
+        return route.abort('connectionfailed');
+      },
+    );
+    await page.goto('/home/deployment-settings/');
+    await toast(MESSAGES.updateCheckFailed).waitFor();
+    expect(aborted).toBeGreaterThan(0);
+    expect(await page.getByTestId('dashboard-update-modal').count()).toBe(0);
+    await screenshot(page, 'ops-dashboard-update-check-failed');
   });
 
   it('offers to reload when the server serves a newer dashboard build', async () => {

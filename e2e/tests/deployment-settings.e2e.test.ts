@@ -1,8 +1,8 @@
-import { LABELS } from '@fleetdeck/contract';
+import { LABELS, ROLE_PERMISSIONS } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
-import { startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
 
 /**
@@ -95,4 +95,38 @@ describe('Deployment Settings', () => {
     expect(await page.getByRole('radio', { name: LABELS.emailUserPool }).isChecked()).toBe(true);
     await expectTabReady(LABELS.tabBackupRestore);
   }, 120_000);
+});
+
+describe('Deployment Settings access', () => {
+  it('sends a signed-in user without the admin permission to change-password', async () => {
+    // An admin of the fleet, but without the "admin permission" (contract roles.ts): the hardest
+    // case, since the role's name suggests otherwise and it may open the dashboard.
+    expect(ROLE_PERMISSIONS.admin).not.toContain('admin');
+    const userName = 'fleet-admin@fleetdeck.test';
+    const password = 'Copper-Kettle-2031';
+    const created = await fetch(`${server.url}/v1/admin/user2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: await apiToken(server.url) },
+      body: JSON.stringify({ user_name: userName, password, roles: ['admin'] }),
+    });
+    expect(created.status, await created.text()).toBe(201);
+
+    const otherContext = await newContext(browser, server.url);
+    try {
+      const other = await otherContext.newPage();
+      await signIn(other, userName, password);
+      await other.goto('/home/deployment-settings/');
+      await other.waitForURL(/\/home\/change-password$/);
+      await other.getByRole('heading', { name: LABELS.userSettings }).waitFor();
+      await other.getByText(`Signed in as ${userName}`).waitFor();
+      expect(await other.getByRole('tab', { name: LABELS.tabEmailConfigurations }).count()).toBe(0);
+      await screenshot(other, 'deployment-settings-forbidden-redirect');
+    } finally {
+      await otherContext.close();
+    }
+    // The administrator still gets in.
+    await page.goto('/home/deployment-settings/');
+    await page.getByRole('tab', { name: LABELS.tabEmailConfigurations }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/home/deployment-settings/');
+  });
 });

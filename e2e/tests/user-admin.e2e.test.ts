@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { LABELS, MESSAGES } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -75,6 +76,59 @@ afterEach(async () => {
 
 const dialog = () => page.getByRole('dialog');
 
+const INVITEE_PASSWORD = 'Harbour-Lights-2031';
+
+/** The header's Account Settings menu: who is signed in, and whether it offers User Registration. */
+async function accountMenu(on: Page): Promise<{ user: string; userRegistration: boolean }> {
+  await on.getByRole('button', { name: 'Account settings' }).click();
+  const user = await on.getByTestId('signed-in-user').innerText();
+  const userRegistration =
+    (await on.getByRole('menuitem', { name: LABELS.userRegistration }).count()) > 0;
+  await on.keyboard.press('Escape');
+  return { user, userRegistration };
+}
+
+/**
+ * The invitee's side, in a browser of their own: the mailed link opens the set-password page with
+ * the code filled in; setting a password signs them in; later they sign in with it as anyone would.
+ */
+async function followInvitation(link: string, userName: string): Promise<void> {
+  const inviteeContext = await newContext(browser, server.url);
+  try {
+    const invitee = await inviteeContext.newPage();
+    await invitee.goto(link);
+    await invitee.getByRole('heading', { name: 'Set your password' }).waitFor();
+    await invitee.getByText(`For ${userName}. Your invitation code is filled in.`).waitFor();
+    await expect(invitee.getByLabel('Verification code').inputValue()).resolves.toBe(
+      new URL(link).searchParams.get('code'),
+    );
+    await invitee.getByLabel('New password', { exact: true }).fill(INVITEE_PASSWORD);
+    await invitee.getByLabel('Confirm new password').fill(INVITEE_PASSWORD);
+    await screenshot(invitee, 'users-invitation-set-password');
+    await invitee.getByRole('button', { name: 'Change password' }).click();
+    await invitee.getByText(MESSAGES.passwordChangedSigningIn).first().waitFor();
+    await invitee.waitForURL(/\/home\/?$/);
+    // Signed in as the invitee, a service engineer: no User Registration for them.
+    await expect(accountMenu(invitee)).resolves.toEqual({
+      user: userName,
+      userRegistration: false,
+    });
+    await screenshot(invitee, 'users-invitation-signed-in');
+  } finally {
+    await inviteeContext.close();
+  }
+
+  const laterContext = await newContext(browser, server.url);
+  try {
+    const later = await laterContext.newPage();
+    await signIn(later, userName, INVITEE_PASSWORD);
+    await later.waitForURL(/\/home\/?$/);
+    await expect(accountMenu(later)).resolves.toEqual({ user: userName, userRegistration: false });
+  } finally {
+    await laterContext.close();
+  }
+}
+
 describe('User Registration', () => {
   it('creates a user in the Add User modal, and the invitation arrives over SMTP', async () => {
     await page.goto('/home/userregistration/');
@@ -114,9 +168,8 @@ describe('User Registration', () => {
     expect(mail.subject).toBe('Your Fleetdeck account is ready');
     expect(mail.text).toContain('Hello Kavya,');
     const code = codeIn(mail.text);
-    expect(mail.text).toContain(
-      `${server.url}/set-new-password?user_name=kavya.menon%40fleetdeck.test&code=${code}`,
-    );
+    const link = `${server.url}/set-new-password?user_name=kavya.menon%40fleetdeck.test&code=${code}`;
+    expect(mail.text).toContain(link);
 
     // Client-side search; no match shows the spec's empty text.
     await page.getByLabel('Search users').fill('kavya');
@@ -132,6 +185,12 @@ describe('User Registration', () => {
     await expect(page.getByLabel('Phone number').inputValue()).resolves.toBe('9876501234');
     await page.getByText('Invitation sent · no password yet').waitFor();
     await shot('details');
+
+    // The invitee follows the mailed link; afterwards their details say the password is set.
+    await followInvitation(link, 'kavya.menon@fleetdeck.test');
+    await page.reload();
+    await page.getByText('Active', { exact: true }).waitFor();
+    expect(await page.getByText('Invitation sent · no password yet').count()).toBe(0);
   });
 
   it('deletes a user with the 6-digit code mailed to the admin', async () => {
@@ -168,6 +227,54 @@ describe('User Registration', () => {
         timeout: 10_000,
       })
       .toBe(0);
+  });
+});
+
+describe('User Registration route guard', () => {
+  it('sends a signed-in user without users.manage to change-password, asking the API nothing', async () => {
+    // An admin runs the fleet but does not register users (contract roles.ts).
+    const userName = 'fleet-admin@fleetdeck.test';
+    const password = 'Copper-Kettle-2031';
+    await api('POST', '/v1/admin/user2', { user_name: userName, password, roles: ['admin'] });
+    await api('POST', '/v1/admin/user2', {
+      user_name: 'someone@fleetdeck.test',
+      password,
+      roles: ['service_engineer_role'],
+    });
+    // The super admin does get in (the guard lets the right people through).
+    await page.goto('/home/userregistration/');
+    await page.getByRole('heading', { name: 'User Registration' }).waitFor();
+
+    const adminContext = await newContext(browser, server.url);
+    try {
+      const admin = await adminContext.newPage();
+      const userApiCalls: string[] = [];
+      admin.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/v1/admin/user2'))
+          userApiCalls.push(request.url());
+      });
+      await signIn(admin, userName, password);
+      await expect(accountMenu(admin)).resolves.toEqual({
+        user: userName,
+        userRegistration: false,
+      });
+      for (const path of [
+        '/home/userregistration/',
+        '/home/userregistration/someone@fleetdeck.test',
+        '/home/user-details/someone@fleetdeck.test',
+      ]) {
+        await admin.goto(path);
+        await admin.waitForURL(/\/home\/change-password$/);
+        await admin.getByRole('heading', { name: LABELS.userSettings }).waitFor();
+        expect(await admin.getByRole('heading', { name: 'User Registration' }).count(), path).toBe(
+          0,
+        );
+      }
+      await screenshot(admin, 'users-guard-redirect');
+      expect(userApiCalls).toEqual([]);
+    } finally {
+      await adminContext.close();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@fleetdeck/contract';
+import { ERROR_CODES, MESSAGES, ROLE_PERMISSIONS, SERVER_MESSAGES } from '@fleetdeck/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeIn, startSmtpCapture, type SmtpCapture } from './helpers/smtp-capture.js';
@@ -150,12 +150,6 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
       url: '/v1/forgotpassword',
       payload: { user_name: userName, password: 'Blue-Harbour-2031', verification_code: code },
     });
-    // The reset route belongs to the sign-up/recovery work; skip the rest until it exists.
-    if (
-      reset.statusCode === 404 &&
-      reset.json<{ description: string }>().description === 'Route not found'
-    )
-      return;
     expect(reset.statusCode, reset.body).toBe(200);
     const login = await apiLogin(server.app, userName, 'Blue-Harbour-2031');
     expect(login.accesstoken).toEqual(expect.any(String));
@@ -363,22 +357,120 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     expect(self.statusCode).toBe(400);
   });
 
-  it('lets only a super admin grant super_admin, and engineers manage no users', async () => {
+  it('burns the deletion code after five wrong tries with 429 and the spec message', async () => {
+    const target = 'guessed@fleetdeck.test';
     await call('POST', '/v1/admin/user2', {
-      user_name: 'eng@fleetdeck.test',
+      user_name: target,
+      password: 'Calm-River-2031',
+      roles: ['service_engineer_role'],
+    });
+    const request = await call('DELETE', `/v1/admin/user2?request=true&user_name=${target}`);
+    expect(request.statusCode, request.body).toBe(200);
+    const code = codeIn(
+      (
+        await smtp.waitForMail(
+          ADMIN_EMAIL,
+          (m) => m.subject.includes('deleting') && m.text.includes(target),
+        )
+      ).text,
+    );
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const url = `/v1/admin/user2?user_name=${target}&verification_code=${wrong}`;
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const answer = await call('DELETE', url);
+      expect(answer.statusCode, `attempt ${attempt}`).toBe(400);
+      expect(answer.json()).toMatchObject({ error_code: ERROR_CODES.userDeleteCodeIncorrect });
+    }
+    const fifth = await call('DELETE', url);
+    expect(fifth.statusCode).toBe(429);
+    expect(fifth.json()).toEqual({
+      status: 'failure',
+      description: SERVER_MESSAGES.userDeleteAttemptsExceeded,
+      error_code: ERROR_CODES.userDeleteAttemptsExceeded,
+    });
+    // Burnt: even the right code is refused now, and the user is still there.
+    const right = await call(
+      'DELETE',
+      `/v1/admin/user2?user_name=${target}&verification_code=${code}`,
+    );
+    expect(right.statusCode).toBe(429);
+    expect(right.json()).toMatchObject({ error_code: ERROR_CODES.userDeleteAttemptsExceeded });
+    expect((await call('GET', `/v1/admin/user2?user_name=${target}`)).json()).toMatchObject({
+      total: 1,
+    });
+  });
+
+  it('refuses every user-management call to a non-super-admin, even an admin', async () => {
+    // Only super admins hold users.manage (contract roles.ts), so an admin cannot even ask to
+    // grant super_admin: the route refuses before the service's own super-admin check.
+    expect(ROLE_PERMISSIONS.admin).not.toContain('users.manage');
+    const created = await call('POST', '/v1/admin/user2', {
+      user_name: 'ops-admin@fleetdeck.test',
       password: 'Steady-Signal-2031',
+      roles: ['admin'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const adminToken = (
+      await apiLogin(server.app, 'ops-admin@fleetdeck.test', 'Steady-Signal-2031')
+    ).accesstoken;
+    const calls: Array<[string, 'GET' | 'POST' | 'PUT' | 'DELETE', string, object?]> = [
+      ['list', 'GET', '/v1/admin/user2'],
+      [
+        'create super admin',
+        'POST',
+        '/v1/admin/user2',
+        { user_name: 'x@fleetdeck.test', roles: ['super_admin'] },
+      ],
+      [
+        'create engineer',
+        'POST',
+        '/v1/admin/user2',
+        { user_name: 'y@fleetdeck.test', roles: ['service_engineer_role'] },
+      ],
+      [
+        'grant super admin',
+        'PUT',
+        '/v1/admin/user2?user_name=ops-admin@fleetdeck.test',
+        { roles: ['super_admin'] },
+      ],
+      ['request delete', 'DELETE', `/v1/admin/user2?request=true&user_name=${VALID.user_name}`],
+    ];
+    for (const [what, method, url, payload] of calls) {
+      const response = await call(method, url, payload, adminToken);
+      expect(response.statusCode, what).toBe(403);
+      expect(response.json(), what).toMatchObject({ error_code: ERROR_CODES.forbidden });
+    }
+    const still = await call('GET', '/v1/admin/user2?user_name=ops-admin@fleetdeck.test');
+    expect(still.json()).toMatchObject({
+      users_list: [{ user_role: ['admin'], super_admin: false }],
+    });
+    const ghosts = await call('GET', '/v1/admin/user2?user_name=x@fleetdeck.test');
+    expect(ghosts.json()).toMatchObject({ total: 0 });
+  });
+
+  it('lets a super admin grant super_admin, on create and on update', async () => {
+    const created = await call('POST', '/v1/admin/user2', {
+      user_name: 'root-two@fleetdeck.test',
+      password: 'Amber-Lantern-2031',
+      roles: ['super_admin'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const rootTwo = (await apiLogin(server.app, 'root-two@fleetdeck.test', 'Amber-Lantern-2031'))
+      .accesstoken;
+    // The new super admin holds users.manage at once.
+    expect((await call('GET', '/v1/admin/user2', undefined, rootTwo)).statusCode).toBe(200);
+
+    await call('POST', '/v1/admin/user2', {
+      user_name: 'promoted@fleetdeck.test',
+      password: 'Quiet-Meadow-2031',
       roles: ['service_manager_role'],
     });
-    const engToken = (await apiLogin(server.app, 'eng@fleetdeck.test', 'Steady-Signal-2031'))
-      .accesstoken;
-    const list = await call('GET', '/v1/admin/user2', undefined, engToken);
-    expect(list.statusCode).toBe(403);
-    const create = await call(
-      'POST',
-      '/v1/admin/user2',
-      { user_name: 'x@fleetdeck.test', roles: ['super_admin'] },
-      engToken,
-    );
-    expect(create.statusCode).toBe(403);
+    const promoted = await call('PUT', '/v1/admin/user2?user_name=promoted@fleetdeck.test', {
+      roles: ['super_admin'],
+    });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    expect(promoted.json()).toMatchObject({
+      user: { user_role: ['super_admin'], super_admin: true },
+    });
   });
 });

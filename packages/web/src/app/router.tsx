@@ -149,21 +149,29 @@ export function createAppRouter() {
                   .GroupDetailsRoute,
               }),
             })),
-            // User registration and user details (fleet-management §2, super admins).
+            // User registration and user details (fleet-management §2), behind the users.manage
+            // gate so that nobody else sees the screens and only then the API's 403.
             {
-              path: 'userregistration',
               lazy: async () => ({
-                Component: (await import('../features/users/routes/user-registration.route'))
-                  .UserRegistrationRoute,
+                Component: (await import('./routes/user-admin.route')).UserAdminRoute,
               }),
+              children: [
+                {
+                  path: 'userregistration',
+                  lazy: async () => ({
+                    Component: (await import('../features/users/routes/user-registration.route'))
+                      .UserRegistrationRoute,
+                  }),
+                },
+                ...['userregistration/:userName', 'user-details/:userName'].map((path) => ({
+                  path,
+                  lazy: async () => ({
+                    Component: (await import('../features/users/routes/user-details.route'))
+                      .UserDetailsRoute,
+                  }),
+                })),
+              ],
             },
-            ...['userregistration/:userName', 'user-details/:userName'].map((path) => ({
-              path,
-              lazy: async () => ({
-                Component: (await import('../features/users/routes/user-details.route'))
-                  .UserDetailsRoute,
-              }),
-            })),
             // OTA jobs (fleet-management §2) and fault jobs (access §2 Fault screens).
             {
               path: 'ota-jobs',
