@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LABELS, MESSAGES } from '@fleetdeck/contract';
+import { LABELS, MESSAGES, SERVER_MESSAGES, formatMessage } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcPeer, type OidcPeer } from '../../packages/server/test/helpers/identity-peers.js';
@@ -15,10 +15,10 @@ import { signIn } from '../helpers/session.js';
  * back up and restore, read the deployment details; then a new person signs in with Google from
  * the login page and lands on /home/nodes. Tests run in order and share the servers.
  *
- * Deployment Settings open only in customer mode (access §6), and customer mode hides social
- * sign-in (also §6). So two server processes share one database, as two instances of one
- * deployment would: the customer-mode one for the settings screens (`server`), the standard one
- * (`site`) for the login page that offers Google.
+ * Deployment Settings open only in customer mode (access §6), and customer mode hides the social
+ * buttons of the login page (also §6; ADR 12). So two server processes share one database, as two
+ * instances of one deployment would: the customer-mode one for the settings screens (`server`),
+ * the standard one (`site`) for the login page that offers Google.
  */
 const SHOTS = '/tmp/shots-identity';
 
@@ -153,6 +153,34 @@ describe('identity settings and social sign-in in the browser', () => {
     await page.getByRole('table', { name: 'App clients' }).getByText('myapp://callback').waitFor();
   });
 
+  it('says on the identity tabs when the chosen pool is not the one sign-ins use', async () => {
+    const notice = page.getByTestId('inactive-pool-notice');
+    // The default pool is the one this server signs people in with: no notice.
+    await openTab(LABELS.tabIdentityProviders);
+    await page.getByRole('table', { name: 'Identity providers' }).waitFor();
+    expect(await notice.count()).toBe(0);
+
+    const emailPool = page.getByRole('radio', { name: LABELS.emailUserPool });
+    await emailPool.click();
+    await page.waitForURL(/pool=email/);
+    await expect.poll(() => emailPool.isChecked()).toBe(true);
+    const expected = formatMessage(MESSAGES.inactivePoolNotice, {
+      pool: LABELS.emailUserPool,
+      active: LABELS.emailPhoneUserPool,
+    });
+    for (const label of [LABELS.tabIdentityProviders, LABELS.tabCognitoConfigurations]) {
+      await openTab(label);
+      await notice.waitFor();
+      expect(await notice.textContent()).toContain(expected);
+      await shot(`inactive-pool-${label.toLowerCase().replace(/\W+/g, '-')}`);
+    }
+
+    await page.getByRole('radio', { name: LABELS.emailPhoneUserPool }).click();
+    await page.waitForURL((url) => !url.search.includes('pool=email'));
+    await page.getByRole('table', { name: 'App clients' }).getByText('myapp://callback').waitFor();
+    expect(await notice.count()).toBe(0);
+  });
+
   it('shows the deployment details of the running server', async () => {
     await openTab(LABELS.tabDeploymentDetails);
     const details = page.getByRole('table', { name: 'Deployment details' });
@@ -185,13 +213,35 @@ describe('identity settings and social sign-in in the browser', () => {
     }
   });
 
-  it('shows a refused social sign-in with a way back to the login page', async () => {
+  it('shows a refused social sign-in in its own words only, with a way back to the login page', async () => {
     const visitor = await newContext(browser, server.url);
     const person = await visitor.newPage();
+    const crafted = 'Your account is locked. Call +1 555 0100 to unlock it';
+    const alertText = async (query: string) => {
+      await person.goto(`/socialauth?${query}`);
+      const alert = person.getByRole('alert');
+      await alert.waitFor();
+      return (await alert.textContent()) ?? '';
+    };
     try {
-      await person.goto('/socialauth?error=access_denied&error_description=Denied+here');
-      await person.getByRole('alert').getByText('Denied here').waitFor();
+      // A crafted link cannot put its text on the page: our fixed messages only.
+      const forged = await alertText(
+        `error=access_denied&error_description=${encodeURIComponent(crafted)}`,
+      );
+      expect(forged).not.toContain(crafted);
+      expect(forged).toBe(SERVER_MESSAGES.socialSignInFailed);
       await person.screenshot({ path: path.join(SHOTS, 'social-refused.png') });
+      await screenshot(person, 'identity-social-refused');
+      const unknown = await alertText(
+        `error=${encodeURIComponent('<b>evil</b>')}&error_description=${encodeURIComponent(crafted)}`,
+      );
+      expect(unknown).toBe(MESSAGES.socialSignInRefused);
+      // Our own refusal text arrives as it is.
+      expect(
+        await alertText(
+          `error=access_denied&error_description=${encodeURIComponent(SERVER_MESSAGES.socialEmailMissing)}`,
+        ),
+      ).toBe(SERVER_MESSAGES.socialEmailMissing);
       await person.getByRole('link', { name: LABELS.backToLogin }).click();
       await person.waitForURL(/\/login/);
     } finally {

@@ -130,6 +130,22 @@ export const MESSAGES = {
   firmwareImageMissingForLog:
     'We could not find the firmware image to cross-reference this log entry. Please update a firmware image...',
   missingElfRemark: 'Some information is missing!...',
+
+  // --- Identity settings and social sign-in (ADR 12; our texts, the spec has none) ---
+  socialSignInRefused: 'The sign-in provider did not let you in. Please try again.',
+  identityProvidersIntro:
+    "The providers configured here sign people in through the pool's app clients: the login page's buttons in a standard deployment, end users' apps in a customer deployment (whose login page shows no social sign-in). Secrets are stored encrypted and never shown again in full.",
+  inactivePoolTitle: 'Not the user pool sign-ins use',
+  inactivePoolNotice:
+    'You are editing the {pool}, but this server signs people in through the {active} (server setting USER_POOL). These settings take effect only for sign-ins through the {pool}, that is once the server runs with USER_POOL set to it.',
+  providerCallbackUrlsHint:
+    "Comma-separated. A URL new to this provider is also added to the pool's app client; the app client's list (Cognito Configurations) is the one sign-ins check, and editing a provider never brings back a URL removed there.",
+
+  // --- Account security limits (S3; our texts, the spec has none) ---
+  mfaOffNeedsProof:
+    'To turn MFA off, enter your password (or a current code from your authenticator app).',
+  mailDeliveryFailed: 'Failed to send the e-mail. Please try later.',
+  smsDeliveryFailed: 'Failed to send the text message. Please try later.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -238,3 +238,26 @@ export const OAuthTokenBodySchema = z.object({
   code_verifier: z.string().min(43).max(128),
 });
 export type OAuthTokenBody = z.infer<typeof OAuthTokenBodySchema>;
+
+/**
+ * The refusals a social sign-in reports to its return URL (`error_description`). The /socialauth
+ * screen shows one of these, never text taken from the URL (a crafted link could carry any).
+ */
+export const SOCIAL_SIGN_IN_REFUSALS: readonly string[] = [
+  SERVER_MESSAGES.oauthStateInvalid,
+  SERVER_MESSAGES.redirectUriNotAllowed,
+  SERVER_MESSAGES.socialSignInFailed,
+  SERVER_MESSAGES.socialProviderUnavailable,
+  SERVER_MESSAGES.socialEmailMissing,
+];
+
+/**
+ * What /socialauth says about a refused sign-in: our own message when the description is one of
+ * ours, else a fixed message for the OAuth error code, else a generic one.
+ */
+export function socialRefusalMessage(error: string | null, description: string | null): string {
+  if (description !== null && SOCIAL_SIGN_IN_REFUSALS.includes(description)) return description;
+  if (error === 'invalid_request') return SERVER_MESSAGES.oauthStateInvalid;
+  if (error === 'access_denied') return SERVER_MESSAGES.socialSignInFailed;
+  return MESSAGES.socialSignInRefused;
+}

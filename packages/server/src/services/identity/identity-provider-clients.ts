@@ -149,6 +149,9 @@ export class ProviderClients {
     config.timeout = TIMEOUT_MS / 1000;
     // Plain http only for a provider on this machine (a local IdP or a test stand-in).
     if (isLoopback(settings.issuer)) oidc.allowInsecureRequests(config);
+    // openid-client trusts an ID token from the token endpoint on TLS alone; we also check its
+    // signature against the provider's JWKS (ADR 12), so a token not signed by the provider fails.
+    oidc.enableNonRepudiationChecks(config);
     return config;
   }
 

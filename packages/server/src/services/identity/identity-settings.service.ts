@@ -143,7 +143,8 @@ export class IdentitySettingsService {
   /**
    * Configures (`mode` create) or edits a provider. Every field the type needs must be given
    * ('Please provide all details.'); on an edit a left-out or masked secret keeps the stored one.
-   * The provider joins the pool's default app client together with its callback URLs.
+   * A newly configured provider joins the pool's default app client, and callback URLs new to the
+   * provider in this save are added to the client's; nothing else on the client changes.
    */
   async saveProvider(
     pool: UserPool,
@@ -190,9 +191,16 @@ export class IdentitySettingsService {
     await this.db.transaction().execute(async (trx) => {
       await upsertIdentityProvider(trx, row);
       const client = clients[0];
-      if (client) {
-        const urls = [...new Set([...parseList(client.callback_urls), ...input.callback_urls])];
-        const providers = [...new Set([...parseList(client.identity_providers), type])];
+      // The client's lists are the exact allow-list (Cognito Configurations edits them). The editor
+      // sends the provider's stored URLs back on every edit, so merging them all would bring back
+      // a URL or provider someone removed from the client: only what this save adds goes on.
+      const before = new Set(existing ? parseList(existing.callback_urls) : []);
+      const addedUrls = input.callback_urls.filter((url) => !before.has(url));
+      if (client && (addedUrls.length > 0 || !existing)) {
+        const urls = [...new Set([...parseList(client.callback_urls), ...addedUrls])];
+        const providers = existing
+          ? parseList(client.identity_providers)
+          : [...new Set([...parseList(client.identity_providers), type])];
         await updateAppClient(trx, pool, client.client_id, {
           callback_urls: JSON.stringify(urls),
           identity_providers: JSON.stringify(providers),
@@ -416,11 +424,19 @@ export class IdentitySettingsService {
   }
 
   /**
-   * The providers a sign-in through the active pool accepts right now, in a fixed order: configured,
-   * enabled, on the default app client, with a domain configured; none in customer mode.
+   * The providers the dashboard's login page offers: those a sign-in accepts, but none in customer
+   * mode, which hides social sign-in on the dashboard (access §6; the pool's apps still use them).
    */
   async availableProviders(): Promise<IdentityProviderType[]> {
     if (this.config.deploymentMode === 'customer') return [];
+    return this.signInProviders();
+  }
+
+  /**
+   * The providers a sign-in through the active pool accepts right now, in a fixed order: configured,
+   * enabled, on the default app client, with a domain configured (in either deployment mode).
+   */
+  async signInProviders(): Promise<IdentityProviderType[]> {
     const pool = this.config.userPool;
     if ((await this.domain(pool)) === null) return [];
     const client = await this.defaultAppClient(pool);

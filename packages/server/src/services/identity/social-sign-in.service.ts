@@ -101,9 +101,10 @@ export class SocialSignInService {
     appCodeChallenge: string | undefined,
   ): Promise<{ url: string; state: string }> {
     const pool = this.config.userPool;
-    if (!(await this.settings.availableProviders()).includes(type)) {
-      const noDomain =
-        this.config.deploymentMode !== 'customer' && (await this.settings.domain(pool)) === null;
+    // Customer mode hides the buttons on the dashboard's login page only: the pool's app clients
+    // (end users' apps) still sign in through the configured providers (ADR 12).
+    if (!(await this.settings.signInProviders()).includes(type)) {
+      const noDomain = (await this.settings.domain(pool)) === null;
       throw badRequest(
         noDomain ? SERVER_MESSAGES.socialDomainMissing : SERVER_MESSAGES.socialProviderUnavailable,
         ERROR_CODES.identityProviderNotFound,
@@ -257,7 +258,8 @@ export class SocialSignInService {
   /**
    * The account of a provider identity: the linked one; else the account with the same e-mail,
    * linked only when the provider verified the address; else a new end-user account (verified
-   * e-mail required, so nobody can claim an address they do not own).
+   * e-mail required, so nobody can claim an address they do not own). A refusal reads the same
+   * whether or not an account has the address, so a sign-in does not tell who has an account.
    */
   private async resolveUser(
     identity: ProviderIdentity,
@@ -276,14 +278,13 @@ export class SocialSignInService {
         );
         return linked.user_id;
       }
-      if (!identity.email) throw new SignInRefused(SERVER_MESSAGES.socialEmailMissing);
+      if (!identity.email || !identity.emailVerified)
+        throw new SignInRefused(SERVER_MESSAGES.socialEmailMissing);
       const existing = await findUserByName(trx, identity.email);
       let userId: string;
       if (existing) {
-        if (!identity.emailVerified) throw new SignInRefused(SERVER_MESSAGES.socialEmailUnverified);
         userId = existing.user_id;
       } else {
-        if (!identity.emailVerified) throw new SignInRefused(SERVER_MESSAGES.socialEmailMissing);
         userId = randomUUID();
         await insertUser(
           trx,

@@ -1,4 +1,11 @@
-import { API_PATHS, LABELS, type CurrentUser, type SocialMfaStep } from '@fleetdeck/contract';
+import {
+  API_PATHS,
+  LABELS,
+  MESSAGES,
+  socialRefusalMessage,
+  type CurrentUser,
+  type SocialMfaStep,
+} from '@fleetdeck/contract';
 import { Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
@@ -29,14 +36,19 @@ async function confirmSession(): Promise<CurrentUser> {
 /**
  * /socialauth (access §2): where a social sign-in lands. The server's callback has set the
  * HttpOnly session cookies (ADR 12), so the URL carries no token; this screen confirms the session
- * and goes to /home/nodes, or shows why the sign-in was refused with a way back to /login.
+ * and goes to /home/nodes, or shows why the sign-in was refused with a way back to /login (only
+ * the contract's own messages: the URL's error_description is never shown as it is).
  */
 export function SocialAuthRoute() {
   useDocumentTitle('Signing in · Fleetdeck');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const refused = params.get('error_description') ?? (params.get('error') ? '' : null);
+  // Only our own fixed texts: a crafted link must not put its words on this page.
+  const error = params.get('error');
+  const description = params.get('error_description');
+  const refused =
+    error !== null || description !== null ? socialRefusalMessage(error, description) : null;
   const [failure, setFailure] = useState<string | null>(refused);
 
   useEffect(() => {
@@ -95,7 +107,7 @@ export function SocialAuthRoute() {
             role="alert"
             icon={<IconAlertCircle size={18} aria-hidden="true" />}
           >
-            {failure || 'The sign-in provider did not let you in.'}
+            {failure || MESSAGES.socialSignInRefused}
           </Alert>
           <Button component={Link} to={LOGIN_PATH} replace>
             {LABELS.backToLogin}

@@ -29,6 +29,7 @@ import { useAppClients, useUpdateAppClient } from '../../api/cognito-app-clients
 import { useChangeCognitoDomain, useCognitoDomain } from '../../api/cognito-domain.query';
 import { useIdentityProviders } from '../../api/identity-providers.query';
 import type { DeploymentTabProps } from '../../tab-registry';
+import { InactivePoolNotice } from '../identity-providers/inactive-pool-notice';
 
 const toast = (message: string) =>
   notifications.show({ color: 'fleet', message, autoClose: TOAST_AUTO_CLOSE_MS });
@@ -232,6 +233,7 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
 
   return (
     <Stack gap="lg">
+      <InactivePoolNotice emailMobileUserpool={emailMobileUserpool} />
       <Stack gap="sm">
         <Title order={3} size="h4">
           App clients

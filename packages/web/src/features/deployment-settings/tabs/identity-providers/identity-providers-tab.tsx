@@ -37,6 +37,7 @@ import {
 } from '../../api/identity-provider-save.mutation';
 import { useIdentityProviders } from '../../api/identity-providers.query';
 import type { DeploymentTabProps } from '../../tab-registry';
+import { InactivePoolNotice } from './inactive-pool-notice';
 
 const TYPE_LABELS: Record<IdentityProviderType, string> = {
   Google: 'Google',
@@ -191,9 +192,9 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
 
   return (
     <Stack gap="md">
+      <InactivePoolNotice emailMobileUserpool={emailMobileUserpool} />
       <Text size="sm" c="dimmed">
-        The providers configured here are the sign-in buttons of the login page (for the pool that
-        signs people in). Secrets are stored encrypted and never shown again in full.
+        {MESSAGES.identityProvidersIntro}
       </Text>
 
       {providers.isPending ? (
@@ -366,7 +367,7 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
               )}
               <Textarea
                 label="Callback URLs"
-                description="Comma-separated. Each is also allowed on the pool's app client."
+                description={MESSAGES.providerCallbackUrlsHint}
                 value={form.callback_urls}
                 onChange={(event) => set('callback_urls', event.currentTarget.value)}
                 autosize
