@@ -160,8 +160,6 @@ export const SERVER_MESSAGES = {
   oauthStateInvalid: 'This sign-in link is invalid or has expired. Please start again.',
   socialSignInFailed: 'Sign-in with the provider failed. Please try again.',
   socialEmailMissing: 'The provider did not share a verified e-mail address for this account.',
-  socialEmailUnverified:
-    'An account with this e-mail exists, but the provider has not verified the address, so it cannot be linked.',
   oauthCodeInvalid: 'The code is invalid, expired or already used.',
   // User administration, templates and sender verification (our texts where the spec has none).
   userExists: 'User account already exist',
