@@ -65,6 +65,13 @@ async function lastSmsTo(to: string, after: number): Promise<{ code: string; at:
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** The signed-in user's own profile as the API reports it (GET /v1/user2). */
+async function fetchProfile(baseUrl: string, token: string): Promise<{ mfa: boolean }> {
+  const response = await fetch(`${baseUrl}/v1/user2`, { headers: { authorization: token } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { mfa: boolean };
+}
+
 beforeAll(async () => {
   webCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-e2e-web-'));
   fs.cpSync(WEB_DIST, webCopy, { recursive: true });
@@ -334,6 +341,23 @@ describe('MFA Configurations in Deployment Settings (customer deployment)', () =
     await panel.getByRole('switch', { name: /Multi-factor authentication/ }).click({ force: true });
     await admin.getByText('MFA enabled successfully.').first().waitFor();
     await shot(admin, 'deployment-settings-mfa-on');
+
+    // Turning MFA off is a step-up: the password (or an authenticator code) first.
+    const mfaSwitch = panel.getByRole('switch', { name: /Multi-factor authentication/ });
+    await mfaSwitch.click({ force: true });
+    const proof = panel.getByLabel('Password or authenticator code');
+    await panel.getByRole('button', { name: 'Turn MFA off' }).click();
+    await panel.getByRole('alert').filter({ hasText: MESSAGES.mfaOffNeedsProof }).waitFor();
+    await proof.fill('Not-The-Password-1');
+    await panel.getByRole('button', { name: 'Turn MFA off' }).click();
+    await expect.poll(() => panel.getByRole('alert').count()).toBeGreaterThan(0);
+    await shot(admin, 'deployment-settings-mfa-off-proof');
+    expect((await fetchProfile(customer.url, customerToken)).mfa).toBe(true);
+    await proof.fill(E2E_ADMIN_PASSWORD);
+    await panel.getByRole('button', { name: 'Turn MFA off' }).click();
+    await admin.getByText('MFA disabled successfully.').first().waitFor();
+    await expect.poll(() => mfaSwitch.isChecked()).toBe(false);
+    expect((await fetchProfile(customer.url, customerToken)).mfa).toBe(false);
     await context.close();
   });
 });

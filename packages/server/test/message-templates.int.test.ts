@@ -1,4 +1,4 @@
-import { MESSAGES } from '@fleetdeck/contract';
+import { ERROR_CODES, MESSAGES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeIn, startSmtpCapture, type SmtpCapture } from './helpers/smtp-capture.js';
@@ -217,6 +217,38 @@ describe.each(DIALECTS)('message templates and senders on %s', (dialect) => {
     expect(mail.html).toContain(
       `<a href="http://fleetdeck.test/set-new-password?user_name=${encodeURIComponent(userName)}&amp;code=${code}">`,
     );
+  });
+
+  it('burns a sender code after 5 wrong tries with a 429, so the right code then fails too (S3)', async () => {
+    const address = 'burnt-sender@fleetdeck.test';
+    const request = await call('POST', '/v1/admin/ses_verified_email', { email: address });
+    expect(request.statusCode, request.body).toBe(200);
+    const code = codeIn((await smtp.waitForMail(address)).text);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const statuses: number[] = [];
+    let last: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 5; i += 1) {
+      last = await call('PUT', '/v1/admin/ses_verified_email', {
+        email: address,
+        verification_code: wrong,
+      });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+    expect(last?.json()).toEqual({
+      status: 'failure',
+      error_code: ERROR_CODES.verificationCodeAttempts,
+      description: SERVER_MESSAGES.verificationCodeAttempts,
+    });
+    const right = await call('PUT', '/v1/admin/ses_verified_email', {
+      email: address,
+      verification_code: code,
+    });
+    expect(right.statusCode).toBe(429);
+    expect((await call('GET', '/v1/admin/ses_verified_email')).json()).toMatchObject({
+      pending_email_ids: [address],
+    });
+    await call('DELETE', `/v1/admin/ses_verified_email?email=${address}`);
   });
 
   it('keeps a sender a template uses, and MAIL_FROM, from being removed', async () => {

@@ -84,6 +84,42 @@ describe.each(DIALECTS)('messaging on %s', (dialect) => {
       ).resolves.toBeUndefined();
     });
 
+    it('lets no more than the cap through when sends to one recipient run in parallel (S3)', async () => {
+      const { messaging } = server.services;
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          messaging.sendMail({
+            to: 'parallel@example.com',
+            subject: `s${i}`,
+            text: 't',
+            purpose: 'test',
+          }),
+        ),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+      for (const outcome of outcomes.filter((o) => o.status === 'rejected'))
+        expect(outcome.reason).toMatchObject({ statusCode: 429 });
+      expect(smtp.mails.filter((m) => m.to.includes('parallel@example.com'))).toHaveLength(3);
+    });
+
+    it('caps what is sent on behalf of one account, to any recipients, and sends nothing past it (S3)', async () => {
+      const { messaging } = server.services;
+      const numbers = Array.from({ length: 6 }, (_, i) => `+1555010000${i}`);
+      const outcomes = await Promise.allSettled(
+        numbers.map((to) =>
+          messaging.sendSms({ to, text: 'code 111111', purpose: 'test', account: 'account-a' }),
+        ),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+      expect(sms.sent.filter((text) => numbers.includes(text.to))).toHaveLength(3);
+      for (const outcome of outcomes.filter((o) => o.status === 'rejected'))
+        expect(outcome.reason).toMatchObject({ statusCode: 429 });
+      // Another account still sends to one of those numbers.
+      const free = numbers.find((to) => !sms.sent.some((text) => text.to === to)) ?? '';
+      await messaging.sendSms({ to: free, text: 'code 222222', purpose: 'test', account: 'b' });
+      expect(sms.lastTo(free)).toBe('code 222222');
+    });
+
     it('hands texts to the SMS provider', async () => {
       await server.services.messaging.sendSms({
         to: '+91 98765 43210',
@@ -185,6 +221,69 @@ describe.each(DIALECTS)('messaging on %s', (dialect) => {
         .where('subject', '=', 'u3')
         .execute();
       expect(await codes.consume('phone_verify', 'u3', code)).toEqual({
+        ok: false,
+        reason: 'expired',
+      });
+    });
+
+    it('count at most 5 of 20 parallel wrong guesses, so the right code is burnt afterwards', async () => {
+      const { codes } = server.services;
+      const code = await codes.issue('forgot_password', 'u5', 600);
+      const wrong = code === '000000' ? '000001' : '000000';
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () => codes.consume('forgot_password', 'u5', wrong)),
+      );
+      expect(outcomes.every((outcome) => !outcome.ok)).toBe(true);
+      expect(
+        outcomes.filter((outcome) => !outcome.ok && outcome.reason === 'invalid').length,
+      ).toBeLessThanOrEqual(4);
+      expect(await codes.consume('forgot_password', 'u5', code)).toEqual({
+        ok: false,
+        reason: 'exhausted',
+      });
+      const row = await server.database.db
+        .selectFrom('verification_codes')
+        .select('attempts')
+        .where('subject', '=', 'u5')
+        .executeTakeFirstOrThrow();
+      expect(row.attempts).toBe(5);
+    });
+
+    it('count, burn and expire guesses at a subject that has no code like guesses at a real one', async () => {
+      const { codes } = server.services;
+      const real = await codes.issue('sign_up', 'has-code', 600);
+      const wrong = real === '000000' ? '000001' : '000000';
+      const reasons = async (subject: string) => {
+        const list: string[] = [];
+        for (let i = 0; i < 6; i += 1) {
+          const outcome = await codes.consume('sign_up', subject, wrong);
+          list.push(outcome.ok ? 'ok' : outcome.reason);
+        }
+        return list;
+      };
+      const withCode = await reasons('has-code');
+      expect(withCode).toEqual([
+        'invalid',
+        'invalid',
+        'invalid',
+        'invalid',
+        'exhausted',
+        'exhausted',
+      ]);
+      expect(await reasons('no-code')).toEqual(withCode);
+
+      await codes.issue('sign_up', 'has-code-2', 600);
+      await codes.consume('sign_up', 'no-code-2', wrong);
+      await server.database.db
+        .updateTable('verification_codes')
+        .set({ expires_at: 1 })
+        .where('subject', 'in', ['has-code-2', 'no-code-2'])
+        .execute();
+      expect(await codes.consume('sign_up', 'has-code-2', wrong)).toEqual({
+        ok: false,
+        reason: 'expired',
+      });
+      expect(await codes.consume('sign_up', 'no-code-2', wrong)).toEqual({
         ok: false,
         reason: 'expired',
       });

@@ -65,7 +65,8 @@ describe.each(DIALECTS)('MFA sign-in on %s', (dialect) => {
         payload,
         headers: { authorization: accesstoken },
       });
-    await put({ phone_number: phone });
+    const added = await put({ phone_number: phone });
+    expect(added.statusCode, added.body).toBe(200);
     await put({ verification_code: codeIn(sms.lastTo(phone) ?? '') });
     expect((await put({ mfa: true })).statusCode).toBe(200);
     return { email, phone };
@@ -211,6 +212,39 @@ describe.each(DIALECTS)('MFA sign-in on %s', (dialect) => {
     // The burnt step is gone: back to the password.
     expect(right.statusCode).toBe(400);
     expect(right.json()).toMatchObject({ description: SERVER_MESSAGES.mfaSessionInvalid });
+  });
+
+  it('counts at most 5 of 20 parallel wrong codes on one step, so the right code is refused afterwards (S3)', async () => {
+    const { email, phone } = await smsMfaUser('+919800000006');
+    const { body } = await passwordStep(email);
+    const code = codeIn(sms.lastTo(phone) ?? '');
+    const wrong = code === '999999' ? '999998' : '999999';
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        postLogin(server.app, {
+          user_name: email,
+          verification_code: wrong,
+          session: body.session,
+        }),
+      ),
+    );
+    expect(burst.every((response) => [400, 429].includes(response.statusCode))).toBe(true);
+    expect(burst.some((response) => response.statusCode === 200)).toBe(false);
+    const right = await postLogin(server.app, {
+      user_name: email,
+      verification_code: code,
+      session: body.session,
+    });
+    expect(right.statusCode).toBe(400);
+    expect(right.json()).toMatchObject({ description: SERVER_MESSAGES.mfaSessionInvalid });
+    expect(right.json()).not.toHaveProperty('accesstoken');
+    const step = await server.database.db
+      .selectFrom('mfa_challenges')
+      .innerJoin('users', 'users.user_id', 'mfa_challenges.user_id')
+      .select('mfa_challenges.attempts')
+      .where('users.user_name', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(step.attempts).toBe(5);
   });
 
   it('still asks for the second factor after a password reset (ASVS 6.4.3)', async () => {
@@ -362,6 +396,74 @@ describe.each(DIALECTS)('MFA sign-in on %s', (dialect) => {
       expect(left).toHaveLength(0);
       const { body } = await passwordStep(email);
       expect(body.challenge).toBe('sms');
+    });
+  });
+
+  describe('limits on codes a signed-in user types', () => {
+    // Tokens are checked against the real time: start these fresh users without the offset.
+    beforeAll(() => {
+      offsetMs = 0;
+    });
+
+    /** A fresh SMS-MFA user signed in through the SMS step; answers its token and a code maker. */
+    async function signedIn(phone: string) {
+      const { email } = await smsMfaUser(phone);
+      const { body } = await passwordStep(email);
+      const done = await postLogin(server.app, {
+        user_name: email,
+        verification_code: codeIn(sms.lastTo(phone) ?? ''),
+        session: body.session,
+      });
+      const token = done.json<{ accesstoken: string }>().accesstoken;
+      const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+        server.app.inject({
+          method,
+          url,
+          headers: { authorization: token },
+          ...(payload ? { payload } : {}),
+        });
+      const begun = await call('POST', '/v1/user2/totp');
+      const secret = base32Decode(begun.json<{ secret: string }>().secret);
+      const code = (stepOffset = 0) => hotp(secret, totpStep(now()) + stepOffset);
+      return { call, code };
+    }
+
+    it('answers 429 at the fifth wrong authenticator code during set-up, and refuses even the right one then (S3)', async () => {
+      const { call, code } = await signedIn('+919800000020');
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1)
+        statuses.push((await call('PUT', '/v1/user2/totp', { code: code(10 + i) })).statusCode);
+      expect(statuses).toEqual([400, 400, 400, 400, 429]);
+      const right = await call('PUT', '/v1/user2/totp', { code: code() });
+      expect(right.statusCode).toBe(429);
+      expect(right.json()).toMatchObject({ error_code: ERROR_CODES.tooManyRequests });
+    });
+
+    it('counts at most 5 of 20 parallel wrong codes when removing the app (S3)', async () => {
+      const { call, code } = await signedIn('+919800000021');
+      expect((await call('PUT', '/v1/user2/totp', { code: code() })).statusCode).toBe(200);
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call('DELETE', '/v1/user2/totp', { code: code(10 + (i % 5)) }),
+        ),
+      );
+      expect(burst.filter((response) => response.statusCode === 400)).toHaveLength(4);
+      expect(burst.filter((response) => response.statusCode === 429)).toHaveLength(16);
+      // The next step's code would be accepted, but the user has no try left.
+      const right = await call('DELETE', '/v1/user2/totp', { code: code(1) });
+      expect(right.statusCode).toBe(429);
+      const me = await call('GET' as 'POST', '/v1/user2');
+      expect(me.json()).toMatchObject({ totp_enabled: true });
+    });
+
+    it('turns SMS MFA off with a current authenticator code instead of the password', async () => {
+      const { call, code } = await signedIn('+919800000022');
+      expect((await call('PUT', '/v1/user2/totp', { code: code() })).statusCode).toBe(200);
+      const wrong = await call('PUT', '/v1/user2', { mfa: false, code: code(7) });
+      expect(wrong.json()).toMatchObject({ description: SERVER_MESSAGES.totpCodeInvalid });
+      const off = await call('PUT', '/v1/user2', { mfa: false, code: code(1) });
+      expect(off.statusCode, off.body).toBe(200);
+      expect(off.json()).toMatchObject({ description: SERVER_MESSAGES.mfaDisabled });
     });
   });
 });

@@ -200,6 +200,88 @@ describe.each(DIALECTS)('password recovery on %s', (dialect) => {
     expect(resetMails.length).toBe(5);
   });
 
+  /** Moves the reset codes of an address past their expiry. */
+  async function expireResetCodes(email: string): Promise<void> {
+    await server.database.db
+      .updateTable('verification_codes')
+      .set({ expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('purpose', '=', 'forgot_password')
+      .where('subject', '=', email)
+      .execute();
+  }
+
+  it('answers the request, wrong codes, the 429 after 5 and an expired code alike for a known and an unknown address (S3, S4)', async () => {
+    const known = uniqueEmail('real');
+    await signUpVerified(server.app, smtp, known, OLD_PASSWORD);
+    const unknown = uniqueEmail('nobody');
+    const guess = (email: string, code = '000000') =>
+      putForgot(server.app, { user_name: email, password: NEW_PASSWORD, verification_code: code });
+    const request = async () => {
+      const answers = [
+        await putForgot(server.app, { user_name: known }),
+        await putForgot(server.app, { user_name: unknown }),
+      ];
+      expect(answers[0]?.statusCode).toBe(200);
+      expect(answers[1]?.body).toBe(answers[0]?.body);
+      await server.services.accounts.settle();
+    };
+
+    await request();
+    const answers: Record<string, Array<[number, string]>> = { [known]: [], [unknown]: [] };
+    for (const email of [known, unknown])
+      for (let i = 0; i < 5; i += 1) {
+        const response = await guess(email);
+        answers[email]?.push([response.statusCode, response.body]);
+      }
+    expect(answers[known]?.map(([status]) => status)).toEqual([400, 400, 400, 400, 429]);
+    expect(answers[unknown]).toEqual(answers[known]);
+
+    await request();
+    await expireResetCodes(known);
+    await expireResetCodes(unknown);
+    const late = [await guess(known, '123456'), await guess(unknown, '123456')];
+    expect(late[0]?.statusCode).toBe(400);
+    expect(late[0]?.json()).toMatchObject({ error_code: ERROR_CODES.verificationCodeExpired });
+    expect(late[1]?.body).toBe(late[0]?.body);
+    // Only the owner was mailed.
+    expect(smtp.mails.some((m) => m.to.includes(unknown))).toBe(false);
+  });
+
+  it('counts at most 5 of 20 parallel wrong codes, so the right code is refused afterwards (S3)', async () => {
+    const email = uniqueEmail('burst');
+    await signUpVerified(server.app, smtp, email, OLD_PASSWORD);
+    const mark = smtp.mails.length;
+    await putForgot(server.app, { user_name: email });
+    const code = await mailedCode(smtp, email, RESET_MAIL, mark);
+    const wrong = code === '999999' ? '999998' : '999999';
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        putForgot(server.app, {
+          user_name: email,
+          password: NEW_PASSWORD,
+          verification_code: wrong,
+        }),
+      ),
+    );
+    expect(burst.every((response) => [400, 429].includes(response.statusCode))).toBe(true);
+    expect(burst.filter((response) => response.statusCode === 400).length).toBeLessThanOrEqual(4);
+    const right = await putForgot(server.app, {
+      user_name: email,
+      password: NEW_PASSWORD,
+      verification_code: code,
+    });
+    expect(right.statusCode).toBe(429);
+    const row = await server.database.db
+      .selectFrom('verification_codes')
+      .select('attempts')
+      .where('purpose', '=', 'forgot_password')
+      .where('subject', '=', email)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(5);
+    await apiLogin(server.app, email, OLD_PASSWORD);
+  });
+
   it('lets an invited account without a password set its first password with the invitation code and verifies it', async () => {
     const email = uniqueEmail('invited');
     const now = Math.floor(Date.now() / 1000);

@@ -1,6 +1,12 @@
 import { ERROR_CODES, MESSAGES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailedCode, postLogin, postUser, uniqueEmail } from './helpers/accounts.js';
+import {
+  mailedCode,
+  postLogin,
+  postUser,
+  signUpVerified,
+  uniqueEmail,
+} from './helpers/accounts.js';
 import { codeIn, startSmtpCapture, type SmtpCapture } from './helpers/smtp-capture.js';
 import {
   ADMIN_EMAIL,
@@ -59,11 +65,13 @@ describe.each(DIALECTS)('sign-up and verification on %s', (dialect) => {
     expect(verified.statusCode).toBe(201);
     expect(verified.json()).toEqual({ status: 'success', description: MESSAGES.userVerified });
 
+    // A verified address answers like any wrong code: no hint that the account exists (S4).
     const again = await postUser(server.app, { user_name: email, verification_code: code });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({
-      error_code: ERROR_CODES.userAlreadyVerified,
-      description: SERVER_MESSAGES.userAlreadyVerified,
+    expect(again.json()).toEqual({
+      status: 'failure',
+      error_code: ERROR_CODES.verificationCodeIncorrect,
+      description: SERVER_MESSAGES.verificationCodeIncorrect,
     });
 
     const tokens = await apiLogin(server.app, email, PASSWORD);
@@ -199,29 +207,87 @@ describe.each(DIALECTS)('sign-up and verification on %s', (dialect) => {
     await postUser(server.app, { user_name: email, password: PASSWORD });
     const code = await mailedCode(smtp, email, CODE_MAIL);
     const db = server.database.db;
-    const user = await db
-      .selectFrom('users')
-      .select('user_id')
-      .where('user_name', '=', email)
-      .executeTakeFirstOrThrow();
     const row = await db
       .selectFrom('verification_codes')
       .select(['created_at', 'expires_at'])
       .where('purpose', '=', 'sign_up')
-      .where('subject', '=', user.user_id)
+      .where('subject', '=', email)
       .executeTakeFirstOrThrow();
     expect(Number(row.expires_at) - Number(row.created_at)).toBeLessThanOrEqual(600);
-    await db
-      .updateTable('verification_codes')
-      .set({ expires_at: Math.floor(Date.now() / 1000) - 1 })
-      .where('subject', '=', user.user_id)
-      .execute();
+    await expireCodes(email);
     const late = await postUser(server.app, { user_name: email, verification_code: code });
     expect(late.statusCode).toBe(400);
     expect(late.json()).toMatchObject({
       error_code: ERROR_CODES.verificationCodeExpired,
       description: SERVER_MESSAGES.verificationCodeExpired,
     });
+  });
+
+  /** Five wrong codes for an address: the status and body of each answer. */
+  async function fiveWrongGuesses(email: string): Promise<Array<[number, string]>> {
+    const answers: Array<[number, string]> = [];
+    for (let i = 0; i < 5; i += 1) {
+      const response = await postUser(server.app, {
+        user_name: email,
+        verification_code: '000000',
+      });
+      answers.push([response.statusCode, response.body]);
+    }
+    return answers;
+  }
+
+  /** Moves the sign-up codes of an address past their expiry. */
+  async function expireCodes(email: string): Promise<void> {
+    await server.database.db
+      .updateTable('verification_codes')
+      .set({ expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('purpose', '=', 'sign_up')
+      .where('subject', '=', email)
+      .execute();
+  }
+
+  it('answers codes for a verified and a never-seen address alike: wrong, then 429 after 5 (S3, S4)', async () => {
+    const known = uniqueEmail('verified');
+    await signUpVerified(server.app, smtp, known, PASSWORD);
+    const ghost = uniqueEmail('ghost');
+    const forKnown = await fiveWrongGuesses(known);
+    const forGhost = await fiveWrongGuesses(ghost);
+    expect(forKnown.map(([status]) => status)).toEqual([400, 400, 400, 400, 429]);
+    expect(forGhost).toEqual(forKnown);
+    expect(JSON.parse(forGhost[4]?.[1] ?? '{}')).toMatchObject({
+      error_code: ERROR_CODES.verificationCodeAttempts,
+    });
+  });
+
+  it('after a sign-up with an existing and with a new address, counts and expires codes alike (S3, S4)', async () => {
+    const known = uniqueEmail('taken');
+    await signUpVerified(server.app, smtp, known, PASSWORD);
+    const fresh = uniqueEmail('fresh');
+    const request = async () => {
+      const answers = [
+        await postUser(server.app, { user_name: known, password: PASSWORD }),
+        await postUser(server.app, { user_name: fresh, password: PASSWORD }),
+      ];
+      expect(answers[0]?.statusCode).toBe(201);
+      expect(answers[1]?.body).toBe(answers[0]?.body);
+      await server.services.accounts.settle();
+    };
+
+    await request();
+    const forKnown = await fiveWrongGuesses(known);
+    expect(forKnown.map(([status]) => status)).toEqual([400, 400, 400, 400, 429]);
+    expect(await fiveWrongGuesses(fresh)).toEqual(forKnown);
+
+    await request();
+    await expireCodes(known);
+    await expireCodes(fresh);
+    const late = [
+      await postUser(server.app, { user_name: known, verification_code: '123456' }),
+      await postUser(server.app, { user_name: fresh, verification_code: '123456' }),
+    ];
+    expect(late[0]?.statusCode).toBe(400);
+    expect(late[0]?.json()).toMatchObject({ error_code: ERROR_CODES.verificationCodeExpired });
+    expect(late[1]?.body).toBe(late[0]?.body);
   });
 
   it('answers a code for an unknown address like a wrong code', async () => {

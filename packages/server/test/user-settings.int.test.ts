@@ -110,9 +110,66 @@ describe.each(DIALECTS)('user settings on %s', (dialect) => {
     const on = await put({ mfa: true });
     expect(on.json()).toEqual({ status: 'success', description: SERVER_MESSAGES.mfaEnabled });
     expect(await me()).toMatchObject({ mfa: true });
-    const off = await put({ mfa: false });
+    // Turning MFA off weakens sign-in: it needs the password in the same request.
+    const bare = await put({ mfa: false });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toEqual({
+      status: 'failure',
+      error_code: ERROR_CODES.credentialsMissing,
+      description: MESSAGES.mfaOffNeedsProof,
+    });
+    const wrongPassword = await put({ mfa: false, password: 'Not-The-Password-1' });
+    expect(wrongPassword.statusCode).toBe(400);
+    expect(wrongPassword.json()).toMatchObject({
+      error_code: ERROR_CODES.currentPasswordWrong,
+      description: SERVER_MESSAGES.currentPasswordWrong,
+    });
+    expect(await me()).toMatchObject({ mfa: true });
+    const off = await put({ mfa: false, password: PASSWORD });
     expect(off.json()).toEqual({ status: 'success', description: SERVER_MESSAGES.mfaDisabled });
     expect(await me()).toMatchObject({ mfa: false });
+  });
+
+  /** A new verified account with its own access token. */
+  async function freshAccount(prefix: string): Promise<string> {
+    const email = uniqueEmail(prefix);
+    await signUpVerified(server.app, smtp, email, PASSWORD);
+    return (await apiLogin(server.app, email, PASSWORD)).accesstoken;
+  }
+
+  const putAs = (accessToken: string, payload: object) =>
+    server.app.inject({
+      method: 'PUT',
+      url: '/v1/user2',
+      payload,
+      headers: { authorization: accessToken },
+    });
+
+  it('refuses turning MFA off after 5 wrong passwords with a 429, even with the right one (S3)', async () => {
+    const own = await freshAccount('mfa-off');
+    const phone = '+447700900123';
+    await putAs(own, { phone_number: phone });
+    await putAs(own, { verification_code: codeIn(sms.lastTo(phone) ?? '') });
+    expect((await putAs(own, { mfa: true })).statusCode).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1)
+      statuses.push((await putAs(own, { mfa: false, password: `Wrong-Guess-${i}x` })).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+    const right = await putAs(own, { mfa: false, password: PASSWORD });
+    expect(right.statusCode).toBe(429);
+    expect(right.json()).toMatchObject({ error_code: ERROR_CODES.tooManyRequests });
+  });
+
+  it('caps the texts one account sends to verify phone numbers, and texts nothing past the cap (S3)', async () => {
+    const own = await freshAccount('sms-cap');
+    // MAIL_SENDS_PER_HOUR is 10 here; each number is new, so only the per-account cap applies.
+    const numbers = Array.from({ length: 12 }, (_, i) => `+3161234${String(i).padStart(4, '0')}`);
+    const statuses: number[] = [];
+    for (const phone_number of numbers)
+      statuses.push((await putAs(own, { phone_number })).statusCode);
+    expect(statuses).toEqual([...Array<number>(10).fill(200), 429, 429]);
+    expect(sms.sent.filter((text) => numbers.includes(text.to))).toHaveLength(10);
+    expect(sms.lastTo(numbers[10] ?? '')).toBeUndefined();
   });
 
   it('keeps the verified phone until a new number is confirmed', async () => {

@@ -72,7 +72,7 @@ export const E164PhoneSchema = z
   .trim()
   .regex(/^\+[1-9]\d{6,14}$/, { error: MESSAGES.invalidPhone });
 
-/** PUT /v1/user2 and /v1/user: exactly one of name, phone_number, verification_code, mfa. */
+/** PUT /v1/user2 and /v1/user: exactly one of name, phone_number, verification_code, mfa (+ proof). */
 export const UserSettingsUpdateSchema = z
   .object({
     name: z
@@ -84,6 +84,15 @@ export const UserSettingsUpdateSchema = z
     phone_number: E164PhoneSchema.optional(),
     verification_code: VerificationCodeSchema.optional(),
     mfa: z.boolean().optional(),
+    /**
+     * The proof `{mfa: false}` needs (step-up: turning MFA off weakens every later sign-in): the
+     * account's password, or a current authenticator-app code. Not an update of its own.
+     */
+    password: z
+      .string({ error: MESSAGES.invalidPassword })
+      .max(PASSWORD_MAX_LENGTH, { error: MESSAGES.invalidPassword })
+      .optional(),
+    code: VerificationCodeSchema.optional(),
   })
   .superRefine((body, ctx) => {
     const given = (['name', 'phone_number', 'verification_code', 'mfa'] as const).filter((key) =>

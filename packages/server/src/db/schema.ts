@@ -319,6 +319,14 @@ export interface OutboxMessagesTable {
   created_at: EpochSeconds;
   delivered_at: EpochSeconds | null;
   error: string | null;
+  /** The account the message was sent on behalf of (its hourly cap), when there is one. */
+  account_id: string | null;
+}
+
+/** One row per capped send key (recipient or account), locked while a send is counted. */
+export interface SendQuotaLocksTable {
+  lock_key: string;
+  locked_at: EpochSeconds;
 }
 
 /** One-time codes (sign-up, password reset, MFA, phone, deletion), kept as HMACs. */
@@ -535,6 +543,57 @@ export interface NodeFacetCountsTable {
   n: number | string;
 }
 
+/** A secondary user of a node, valid while the node keeps the primary user and claim it names. */
+export interface NodeSharesTable {
+  node_id: string;
+  user_id: string;
+  granted_by: string;
+  /** The node's `claimed_at` when the share was granted. */
+  granted_claim: EpochSeconds;
+  created_at: EpochSeconds;
+}
+
+/** A node or group sharing request (migration 0016). */
+export interface SharingRequestsTable {
+  request_id: string;
+  kind: 'node' | 'group';
+  from_user_id: string;
+  to_user_id: string;
+  /** JSON array of node or group ids. */
+  entity_ids: string;
+  status: 'pending' | 'accepted' | 'declined';
+  created_at: EpochSeconds;
+  updated_at: EpochSeconds;
+}
+
+/** A user who accepted a device group's notifications. */
+export interface GroupSharesTable {
+  group_id: string;
+  user_id: string;
+  shared_by: string | null;
+  created_at: EpochSeconds;
+}
+
+/** An end user's automation: one param condition on a node, params to set on nodes. */
+export interface NodeAutomationsTable {
+  automation_id: string;
+  user_id: string;
+  node_id: string;
+  name: string;
+  enabled: DbBool;
+  device: string;
+  param: string;
+  check_op: string;
+  /** JSON of the compared value. */
+  value: string;
+  event_operator: string;
+  /** JSON array of {node_id, params}. */
+  actions: string;
+  retrigger: DbBool;
+  created_at: EpochSeconds;
+  updated_at: EpochSeconds;
+}
+
 export interface Database {
   user_profiles: UserProfilesTable;
   user_custom_data: UserCustomDataTable;
@@ -573,6 +632,7 @@ export interface Database {
   diag_param_meta: DiagParamMetaTable;
   diag_param_values: DiagParamValuesTable;
   outbox_messages: OutboxMessagesTable;
+  send_quota_locks: SendQuotaLocksTable;
   node_facet_counts: NodeFacetCountsTable;
   verification_codes: VerificationCodesTable;
   deployment_config: DeploymentConfigTable;
@@ -587,4 +647,8 @@ export interface Database {
   app_client_backups: AppClientBackupsTable;
   social_identities: SocialIdentitiesTable;
   oauth_requests: OAuthRequestsTable;
+  node_shares: NodeSharesTable;
+  sharing_requests: SharingRequestsTable;
+  group_shares: GroupSharesTable;
+  node_automations: NodeAutomationsTable;
 }

@@ -138,13 +138,27 @@ export async function findMfaChallenge(db: Db, hash: string) {
     .executeTakeFirst();
 }
 
-/** Counts one wrong code against a challenge. */
-export async function countMfaAttempt(db: Db, hash: string): Promise<void> {
-  await db
+/**
+ * Counts one try against a live challenge in a single guarded update, so concurrent tries can
+ * never push it past `maxAttempts`. Answers the count including this try, or undefined when the
+ * challenge has no try left or was used or expired (then the try must not be checked).
+ */
+export async function countMfaAttempt(
+  db: Db,
+  hash: string,
+  maxAttempts: number,
+  now: number,
+): Promise<number | undefined> {
+  const row = await db
     .updateTable('mfa_challenges')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('challenge_hash', '=', hash)
-    .execute();
+    .where('attempts', '<', maxAttempts)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('attempts')
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.attempts);
 }
 
 /** Consumes a challenge once; false when it was already used. */

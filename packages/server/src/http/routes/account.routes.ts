@@ -20,7 +20,7 @@ export interface AccountRoutesOptions {
   auth: AuthService;
   accounts: AccountService;
   mfa: MfaService;
-  /** Per-IP request cap for the public account routes (sign-up, recovery). */
+  /** Per-IP request cap for the public account routes (sign-up, recovery) and code checks. */
   publicRateLimit: { max: number; timeWindow: number };
 }
 
@@ -68,19 +68,21 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       path,
       {
         preValidation: requireAuth(auth, 'user.self'),
+        config: { rateLimit: publicRateLimit },
         schema: {
           tags: ['accounts'],
           summary:
-            'Update one of name, phone_number (texts a code), verification_code (confirms the phone) or mfa',
+            'Update one of name, phone_number (texts a code), verification_code (confirms the phone) or mfa; {mfa: false} also needs password or code (authenticator app)',
           body: UserSettingsUpdateSchema,
           response: { 200: SuccessBodySchema },
         },
       },
       async (request) => {
-        const description = await accounts.updateSettings(
-          authOf(request).user.userId,
-          request.body,
-        );
+        const { userId } = authOf(request).user;
+        const { password, code, ...update } = request.body;
+        // Step-up authentication: a fresh proof of the user before MFA goes off.
+        if (update.mfa === false) await mfa.confirmTurningOff(userId, { password, code });
+        const description = await accounts.updateSettings(userId, update);
         return success(description);
       },
     );
@@ -116,6 +118,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     API_PATHS.userTotp,
     {
       preValidation: requireAuth(auth, 'user.self'),
+      config: { rateLimit: publicRateLimit },
       schema: {
         tags: ['accounts'],
         summary: 'Start setting up an authenticator app: a new secret, its otpauth URI and QR code',
@@ -138,9 +141,11 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     API_PATHS.userTotp,
     {
       preValidation: requireAuth(auth, 'user.self'),
+      config: { rateLimit: publicRateLimit },
       schema: {
         tags: ['accounts'],
-        summary: 'Confirm the authenticator app with a code; answers 10 one-use recovery codes',
+        summary:
+          'Confirm the authenticator app with a code (5 wrong codes: 429); answers 10 one-use recovery codes',
         body: TotpCodeBodySchema,
         response: { 200: TotpConfirmResponseSchema },
       },
@@ -155,9 +160,10 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     API_PATHS.userTotp,
     {
       preValidation: requireAuth(auth, 'user.self'),
+      config: { rateLimit: publicRateLimit },
       schema: {
         tags: ['accounts'],
-        summary: 'Remove the authenticator app (needs a current code from it)',
+        summary: 'Remove the authenticator app (needs a current code from it; 5 wrong codes: 429)',
         body: TotpCodeBodySchema,
         response: { 200: SuccessBodySchema },
       },

@@ -62,7 +62,9 @@ export interface AccountProfile {
 /**
  * Sign-up with an e-mailed code, password recovery and the user's own settings (name, phone, MFA).
  * Answers never say whether an account exists: the mail work for an existing and for a new address
- * runs after the answer, and both answer the same body after the same password hashing.
+ * runs after the answer, and both answer the same body after the same password hashing. Codes are
+ * keyed by the address, and an address that gets no mail still gets a code (never sent), so wrong
+ * guesses, the 429 after five of them and expiry answer alike for every address.
  */
 export class AccountService {
   private readonly pending = new Set<Promise<void>>();
@@ -134,9 +136,13 @@ export class AccountService {
         existing.password_hash !== null && existing.verified === 0
           ? await verifyPassword(existing.password_hash, password)
           : (await hashPassword(password), false);
-      if (samePassword)
-        this.later(() => this.sendSignUpCode(existing.user_id, userName), 'sign-up code');
-      else this.later(() => this.sendExistingNotice(userName), 'sign-up notice');
+      if (samePassword) this.later(() => this.sendSignUpCode(userName), 'sign-up code');
+      else
+        this.later(async () => {
+          // A code nobody receives, so guesses at this address count and expire as for a new one.
+          await this.codes.issue('sign_up', userName, ACCOUNT_CODE_TTL_SECONDS);
+          await this.sendExistingNotice(userName);
+        }, 'sign-up notice');
       return;
     }
     const now = this.now();
@@ -171,11 +177,11 @@ export class AccountService {
       }
       throw error;
     }
-    this.later(() => this.sendSignUpCode(userId, userName), 'sign-up code');
+    this.later(() => this.sendSignUpCode(userName), 'sign-up code');
   }
 
-  private async sendSignUpCode(userId: string, userName: string): Promise<void> {
-    const code = await this.codes.issue('sign_up', userId, ACCOUNT_CODE_TTL_SECONDS);
+  private async sendSignUpCode(userName: string): Promise<void> {
+    const code = await this.codes.issue('sign_up', userName, ACCOUNT_CODE_TTL_SECONDS);
     const mail = signUpCodeMail(code, ACCOUNT_CODE_TTL_SECONDS / 60);
     await this.messaging.sendMail({ to: userName, ...mail, purpose: 'sign_up' });
   }
@@ -185,26 +191,30 @@ export class AccountService {
     await this.messaging.sendMail({ to: userName, ...mail, purpose: 'sign_up_existing' });
   }
 
-  /** POST /v1/user {user_name, verification_code}: verifies the account. */
+  /**
+   * POST /v1/user {user_name, verification_code}: verifies the account. An unknown or already
+   * verified address answers exactly like a wrong code (and its guesses count the same way).
+   */
   async confirmSignUp(rawUserName: string, code: string): Promise<void> {
     const userName = rawUserName.trim().toLowerCase();
+    const check = await this.codes.consume('sign_up', userName, code);
+    if (!check.ok) throw codeRefused(check);
     const user = await findUserByName(this.db, userName);
     if (!user) throw codeRefused({ ok: false, reason: 'invalid' });
-    if (user.verified === 1)
-      throw badRequest(SERVER_MESSAGES.userAlreadyVerified, ERROR_CODES.userAlreadyVerified);
-    const check = await this.codes.consume('sign_up', user.user_id, code);
-    if (!check.ok) throw codeRefused(check);
     await markUserVerified(this.db, user.user_id, this.now());
   }
 
-  /** PUT /v1/forgotpassword {user_name}: mails a reset code when the account exists. */
+  /**
+   * PUT /v1/forgotpassword {user_name}: mails a reset code when the account exists; for an unknown
+   * address a code is issued all the same and never sent, so later guesses answer alike.
+   */
   async requestPasswordReset(rawUserName: string): Promise<void> {
     const userName = passwordCodeSubject(rawUserName);
     this.limit(this.resetRequests, userName);
     const user = await findUserByName(this.db, userName);
-    if (!user) return;
     this.later(async () => {
       const code = await this.codes.issue('forgot_password', userName, ACCOUNT_CODE_TTL_SECONDS);
+      if (!user) return;
       const mail = passwordResetMail(
         code,
         ACCOUNT_CODE_TTL_SECONDS / 60,
@@ -222,11 +232,11 @@ export class AccountService {
   async resetPassword(rawUserName: string, code: string, password: string): Promise<void> {
     const userName = passwordCodeSubject(rawUserName);
     assertNotCommon(password, userName);
+    const check = await this.codes.consume('forgot_password', userName, code);
+    if (!check.ok) throw codeRefused(check, MESSAGES.verificationCodeNotValid);
     const user = await findUserByName(this.db, userName);
     if (!user)
       throw codeRefused({ ok: false, reason: 'invalid' }, MESSAGES.verificationCodeNotValid);
-    const check = await this.codes.consume('forgot_password', userName, code);
-    if (!check.ok) throw codeRefused(check, MESSAGES.verificationCodeNotValid);
     const passwordHash = await hashPassword(password);
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {
@@ -264,12 +274,14 @@ export class AccountService {
       const code = await this.codes.issue('phone_verify', userId, ACCOUNT_CODE_TTL_SECONDS, {
         phone,
       });
-      await upsertUserMfa(this.db, userId, { pending_phone_number: phone }, now);
+      // Capped per number and per account: one account cannot text any number of phones.
       await this.messaging.sendSms({
         to: phone,
         text: `Your Fleetdeck code to verify this phone number is ${code}. It expires in 10 minutes.`,
         purpose: 'phone_verify',
+        account: userId,
       });
+      await upsertUserMfa(this.db, userId, { pending_phone_number: phone }, now);
       return MESSAGES.phoneNumberAdded;
     }
     if (update.verification_code !== undefined) {

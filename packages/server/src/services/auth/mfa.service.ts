@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ERROR_CODES, SERVER_MESSAGES, type MfaChallengeKind } from '@fleetdeck/contract';
+import { ERROR_CODES, MESSAGES, SERVER_MESSAGES, type MfaChallengeKind } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import type { Database } from '../../db/schema.js';
@@ -20,6 +20,8 @@ import { findUserById, type UserRecord } from '../../repositories/user.repositor
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { MessagingService } from '../messaging/messaging.service.js';
 import type { VerificationCodes } from '../messaging/verification-codes.js';
+import { verifyPassword } from './password.js';
+import { SlidingWindowLimiter } from './rate-limiter.js';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
 
 /** The MFA step of a sign-in lives this long (NIST 800-63B: out-of-band ≤ 10 minutes). */
@@ -27,6 +29,15 @@ export const MFA_CHALLENGE_TTL_SECONDS = 300;
 /** Wrong codes one MFA step accepts before it is burnt. */
 export const MFA_CHALLENGE_MAX_ATTEMPTS = 5;
 export const RECOVERY_CODE_COUNT = 10;
+/** Wrong app codes or passwords a signed-in user may enter per window (set-up, removal, MFA off). */
+export const PROOF_MAX_WRONG_TRIES = 5;
+export const PROOF_WINDOW_MS = 15 * 60 * 1000;
+
+/** What a signed-in user gives to turn MFA off: the password, or a current app code. */
+export interface IdentityProof {
+  password?: string | undefined;
+  code?: string | undefined;
+}
 
 /** What a password sign-in of an MFA user answers instead of tokens. */
 export interface MfaChallenge {
@@ -65,13 +76,21 @@ function normaliseRecoveryCode(code: string): string {
  * to one user.
  */
 export class MfaService {
+  private readonly proofTries: SlidingWindowLimiter;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly box: SecretBox,
     private readonly messaging: MessagingService,
     private readonly codes: VerificationCodes,
     private readonly options: MfaOptions,
-  ) {}
+  ) {
+    this.proofTries = new SlidingWindowLimiter(
+      PROOF_MAX_WRONG_TRIES,
+      PROOF_WINDOW_MS,
+      options.clock,
+    );
+  }
 
   private now(): number {
     return Math.floor(this.options.clock() / 1000);
@@ -115,6 +134,7 @@ export class MfaService {
       to: phone,
       text: `Your Fleetdeck sign-in code is ${code}. It expires in 5 minutes. Do not share it.`,
       purpose: 'mfa_login',
+      account: user.user_id,
     });
     return { session, challenge: 'sms', phoneHint: phone.slice(-4) };
   }
@@ -141,13 +161,20 @@ export class MfaService {
     if (found.attempts >= MFA_CHALLENGE_MAX_ATTEMPTS) {
       throw tooManyRequests(SERVER_MESSAGES.verificationCodeAttempts);
     }
+    // The try is counted before the code is checked, so parallel tries get at most the limit.
+    const attempts = await countMfaAttempt(this.db, hash, MFA_CHALLENGE_MAX_ATTEMPTS, now);
+    if (attempts === undefined) {
+      const current = await findMfaChallenge(this.db, hash);
+      if (current?.consumed_at === null && current.attempts >= MFA_CHALLENGE_MAX_ATTEMPTS)
+        throw tooManyRequests(SERVER_MESSAGES.verificationCodeAttempts);
+      throw badRequest(SERVER_MESSAGES.mfaSessionInvalid, ERROR_CODES.mfaSessionMissing);
+    }
     const ok =
       found.method === 'totp'
         ? await this.checkAppOrRecoveryCode(user.user_id, code, now)
         : await this.checkSmsCode(hash, code);
     if (!ok) {
-      await countMfaAttempt(this.db, hash);
-      if (found.attempts + 1 >= MFA_CHALLENGE_MAX_ATTEMPTS) {
+      if (attempts >= MFA_CHALLENGE_MAX_ATTEMPTS) {
         await consumeMfaChallenge(this.db, hash, now);
         throw tooManyRequests(SERVER_MESSAGES.verificationCodeAttempts);
       }
@@ -183,6 +210,56 @@ export class MfaService {
     return advanceTotpStep(this.db, userId, step, this.now());
   }
 
+  /**
+   * Runs one check of something a signed-in user typed (an app code, the password). The try is
+   * counted before the check, synchronously, so parallel requests cannot slip past the limit; a
+   * right one clears the count. The fifth wrong try in the window and every try after it answer
+   * 429 (per user, in this process, like the sign-in failure limits). Answers what the check
+   * found, or undefined for a wrong try (a check answering false or undefined).
+   */
+  private async tryProof<T>(
+    userId: string,
+    check: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    if (this.proofTries.isBlocked(userId)) throw tooManyRequests();
+    this.proofTries.record(userId);
+    // Whether this try took the last place; parallel tries each know their own.
+    const last = this.proofTries.isBlocked(userId);
+    const found = await check();
+    if (found !== undefined && found !== false) {
+      this.proofTries.reset(userId);
+      return found;
+    }
+    if (last) throw tooManyRequests();
+    return undefined;
+  }
+
+  /**
+   * Step-up check before SMS MFA is turned off (it weakens every later sign-in): the request must
+   * carry the account's password or a current code from the authenticator app. Nothing is asked
+   * when MFA is already off.
+   */
+  async confirmTurningOff(userId: string, proof: IdentityProof): Promise<void> {
+    const user = await findUserById(this.db, userId);
+    if (user?.mfa !== 1) return;
+    const { password, code } = proof;
+    if (code !== undefined) {
+      if (!(await this.tryProof(userId, () => this.acceptTotp(userId, code))))
+        throw badRequest(SERVER_MESSAGES.totpCodeInvalid, ERROR_CODES.verificationCodeIncorrect);
+      return;
+    }
+    if (password !== undefined) {
+      const hash = user.password_hash;
+      const right = await this.tryProof(userId, async () =>
+        hash === null ? false : verifyPassword(hash, password),
+      );
+      if (!right)
+        throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
+      return;
+    }
+    throw badRequest(MESSAGES.mfaOffNeedsProof, ERROR_CODES.credentialsMissing);
+  }
+
   /** Creates a new pending app secret; the app is enabled only after a code confirms it. */
   async beginTotp(userId: string, userName: string) {
     const row = await findUserMfa(this.db, userId);
@@ -212,7 +289,9 @@ export class MfaService {
     if (!row?.totp_pending_sealed)
       throw badRequest(SERVER_MESSAGES.totpNotStarted, ERROR_CODES.invalidRequestBody);
     const secret = this.box.open(row.totp_pending_sealed, this.sealContext(userId));
-    const step = matchTotp(secret, code, this.options.clock(), null);
+    const step = await this.tryProof(userId, () =>
+      Promise.resolve(matchTotp(secret, code, this.options.clock(), null)),
+    );
     if (step === undefined)
       throw badRequest(SERVER_MESSAGES.totpCodeInvalid, ERROR_CODES.verificationCodeIncorrect);
     const recovery = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -244,7 +323,7 @@ export class MfaService {
     const row = await findUserMfa(this.db, userId);
     if (!row?.totp_secret_sealed)
       throw badRequest(SERVER_MESSAGES.totpNotEnabled, ERROR_CODES.invalidRequestBody);
-    if (!(await this.acceptTotp(userId, code)))
+    if (!(await this.tryProof(userId, () => this.acceptTotp(userId, code))))
       throw badRequest(SERVER_MESSAGES.totpCodeInvalid, ERROR_CODES.verificationCodeIncorrect);
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {

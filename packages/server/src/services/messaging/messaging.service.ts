@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { MESSAGES } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Database } from '../../db/schema.js';
+import type { Database, OutboxMessagesTable } from '../../db/schema.js';
 import { AppError, tooManyRequests } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import {
+  countSentFor,
+  countSentTo,
+  insertOutboxMessage,
+  listOutboxMessages,
+  lockSendKeys,
+  markOutboxDelivery,
+} from '../../repositories/outbox.repository.js';
 
 /** One e-mail to send. `purpose` names the flow (sign-up, invite…) for the outbox and the cap. */
 export interface OutgoingMail {
@@ -14,6 +23,8 @@ export interface OutgoingMail {
   /** Sender; the deployment's MAIL_FROM when absent. */
   from?: { address: string; name?: string };
   purpose: string;
+  /** The account the mail goes out on behalf of (capped per hour too), when there is one. */
+  account?: string;
 }
 
 /** One text message. */
@@ -21,6 +32,8 @@ export interface OutgoingSms {
   to: string;
   text: string;
   purpose: string;
+  /** The account the text goes out on behalf of (capped per hour too), when there is one. */
+  account?: string;
 }
 
 /**
@@ -35,8 +48,10 @@ export interface SmsProvider {
 export interface MessagingOptions {
   smtpUrl: string | undefined;
   from: string;
-  /** Mails or texts one recipient may receive per hour (and per purpose family). */
+  /** Mails or texts one recipient may receive per hour. */
   sendsPerHour: number;
+  /** Mails and texts sent on behalf of one account per hour, to anyone; `sendsPerHour` if absent. */
+  sendsPerAccountPerHour?: number;
   sms?: SmsProvider;
   clock?: () => number;
 }
@@ -48,7 +63,8 @@ const DELIVERY_FAILED = 100026;
  * Sends mail over SMTP (nodemailer) when SMTP_URL is set and texts through an SmsProvider when one
  * is given; otherwise keeps each message in `outbox_messages` and logs a line, so a fresh install
  * works and an operator can read what would have gone out. Every message is recorded either way,
- * and each recipient gets at most `sendsPerHour` messages an hour (429 beyond).
+ * and each recipient gets at most `sendsPerHour` messages an hour, each account has at most
+ * `sendsPerAccountPerHour` sent on its behalf (429 beyond, and nothing is sent).
  */
 export class MessagingService {
   private readonly transport: Transporter | undefined;
@@ -76,44 +92,51 @@ export class MessagingService {
     return Math.floor(this.clock() / 1000);
   }
 
-  /** Refuses with 429 when the recipient already had its hourly share. */
-  private async assertUnderCap(recipient: string): Promise<void> {
-    const since = this.now() - 3600;
-    const row = await this.db
-      .selectFrom('outbox_messages')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('recipient', '=', recipient)
-      .where('created_at', '>', since)
-      .executeTakeFirstOrThrow();
-    if (Number(row.n) >= this.options.sendsPerHour) throw tooManyRequests();
+  /**
+   * Records a message unless the recipient or the account already had its hourly share (429).
+   * The count and the insert run in one transaction holding a lock per key, so parallel sends
+   * cannot both pass the last free place.
+   */
+  private async record(message: OutboxMessagesTable): Promise<void> {
+    const now = message.created_at;
+    const since = now - 3600;
+    const account = message.account_id;
+    await this.db.transaction().execute(async (trx) => {
+      const keys = [`to:${message.recipient}`];
+      if (account !== null) keys.push(`account:${account}`);
+      await lockSendKeys(trx, keys, now);
+      if ((await countSentTo(trx, message.recipient, since)) >= this.options.sendsPerHour)
+        throw tooManyRequests();
+      const perAccount = this.options.sendsPerAccountPerHour ?? this.options.sendsPerHour;
+      if (account !== null && (await countSentFor(trx, account, since)) >= perAccount)
+        throw tooManyRequests();
+      await insertOutboxMessage(trx, message);
+    });
   }
 
   async sendMail(mail: OutgoingMail): Promise<void> {
     const to = mail.to.trim().toLowerCase();
-    await this.assertUnderCap(to);
     const from = mail.from
       ? mail.from.name
         ? `"${mail.from.name.replace(/["\\\r\n]/g, '')}" <${mail.from.address}>`
         : mail.from.address
       : this.options.from;
     const messageId = randomUUID();
-    await this.db
-      .insertInto('outbox_messages')
-      .values({
-        message_id: messageId,
-        channel: 'email',
-        recipient: to,
-        sender: from,
-        subject: mail.subject,
-        body_text: mail.text,
-        body_html: mail.html ?? null,
-        purpose: mail.purpose,
-        transport: this.transport ? 'smtp' : 'outbox',
-        created_at: this.now(),
-        delivered_at: null,
-        error: null,
-      })
-      .execute();
+    await this.record({
+      message_id: messageId,
+      channel: 'email',
+      recipient: to,
+      sender: from,
+      subject: mail.subject,
+      body_text: mail.text,
+      body_html: mail.html ?? null,
+      purpose: mail.purpose,
+      transport: this.transport ? 'smtp' : 'outbox',
+      created_at: this.now(),
+      delivered_at: null,
+      error: null,
+      account_id: mail.account ?? null,
+    });
     if (!this.transport) {
       this.logger.info(
         { to, subject: mail.subject, purpose: mail.purpose, messageId },
@@ -134,32 +157,29 @@ export class MessagingService {
       const reason = error instanceof Error ? error.message : String(error);
       await this.markDelivered(messageId, reason);
       this.logger.error({ to, purpose: mail.purpose, err: reason }, 'SMTP delivery failed');
-      throw new AppError(500, DELIVERY_FAILED, 'Failed to send the e-mail. Please try later.');
+      throw new AppError(500, DELIVERY_FAILED, MESSAGES.mailDeliveryFailed);
     }
   }
 
   async sendSms(sms: OutgoingSms): Promise<void> {
     const to = sms.to.replace(/\s+/g, '');
-    await this.assertUnderCap(to);
     const messageId = randomUUID();
     const provider = this.options.sms;
-    await this.db
-      .insertInto('outbox_messages')
-      .values({
-        message_id: messageId,
-        channel: 'sms',
-        recipient: to,
-        sender: provider?.name ?? null,
-        subject: null,
-        body_text: sms.text,
-        body_html: null,
-        purpose: sms.purpose,
-        transport: provider ? 'sms' : 'outbox',
-        created_at: this.now(),
-        delivered_at: null,
-        error: null,
-      })
-      .execute();
+    await this.record({
+      message_id: messageId,
+      channel: 'sms',
+      recipient: to,
+      sender: provider?.name ?? null,
+      subject: null,
+      body_text: sms.text,
+      body_html: null,
+      purpose: sms.purpose,
+      transport: provider ? 'sms' : 'outbox',
+      created_at: this.now(),
+      delivered_at: null,
+      error: null,
+      account_id: sms.account ?? null,
+    });
     if (!provider) {
       this.logger.info(
         { to, purpose: sms.purpose, messageId },
@@ -173,32 +193,17 @@ export class MessagingService {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       await this.markDelivered(messageId, reason);
-      throw new AppError(
-        500,
-        DELIVERY_FAILED,
-        'Failed to send the text message. Please try later.',
-      );
+      throw new AppError(500, DELIVERY_FAILED, MESSAGES.smsDeliveryFailed);
     }
   }
 
   private async markDelivered(messageId: string, error: string | null): Promise<void> {
-    await this.db
-      .updateTable('outbox_messages')
-      .set(error === null ? { delivered_at: this.now() } : { error: error.slice(0, 1000) })
-      .where('message_id', '=', messageId)
-      .execute();
+    await markOutboxDelivery(this.db, messageId, error, this.now());
   }
 
   /** The newest messages first, for the operator's outbox view. */
   async listOutbox(limit: number, channel?: 'email' | 'sms') {
-    let query = this.db
-      .selectFrom('outbox_messages')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('message_id', 'desc')
-      .limit(limit);
-    if (channel) query = query.where('channel', '=', channel);
-    return query.execute();
+    return listOutboxMessages(this.db, limit, channel);
   }
 
   async close(): Promise<void> {

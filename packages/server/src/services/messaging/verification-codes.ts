@@ -1,7 +1,16 @@
-import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, VerificationCodesTable } from '../../db/schema.js';
 import { getOrCreateSecret } from '../../repositories/secret.repository.js';
+import {
+  consumeCode,
+  countCodeAttempt,
+  findCodeById,
+  findLiveCode,
+  insertCode,
+  purgeExpiredCodes,
+  voidLiveCodes,
+} from '../../repositories/verification-code.repository.js';
 
 /** What a code is for; one live code per (purpose, subject) at a time. */
 export type CodePurpose =
@@ -19,10 +28,19 @@ export type CodeCheck<T> =
 export interface VerificationCodeOptions {
   /** Wrong guesses allowed on one code before it is burnt. */
   maxAttempts: number;
+  /** How long the stand-in code of a subject without a code lives (as an account code does). */
+  standInTtlSeconds: number;
   clock: () => number;
 }
 
-export const DEFAULT_CODE_OPTIONS: VerificationCodeOptions = { maxAttempts: 5, clock: Date.now };
+export const DEFAULT_CODE_OPTIONS: VerificationCodeOptions = {
+  maxAttempts: 5,
+  standInTtlSeconds: 600,
+  clock: Date.now,
+};
+
+/** Codes are deleted this long after they expired (an invitee still hears "expired" meanwhile). */
+const PURGE_AFTER_SECONDS = 7 * 86400;
 
 /** Six decimal digits, as the spec's code fields expect. */
 export const CODE_LENGTH = 6;
@@ -72,33 +90,54 @@ export class VerificationCodes {
     const now = this.now();
     const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
     const codeId = randomUUID();
-    await db
-      .updateTable('verification_codes')
-      .set({ consumed_at: now })
-      .where('purpose', '=', purpose)
-      .where('subject', '=', subject)
-      .where('consumed_at', 'is', null)
-      .execute();
-    await db
-      .insertInto('verification_codes')
-      .values({
-        code_id: codeId,
-        purpose,
-        subject,
-        code_hash: this.hash(codeId, code),
-        payload: payload === undefined ? null : JSON.stringify(payload),
-        created_at: now,
-        expires_at: now + ttlSeconds,
-        attempts: 0,
-        consumed_at: null,
-      })
-      .execute();
+    await purgeExpiredCodes(db, now - PURGE_AFTER_SECONDS);
+    await voidLiveCodes(db, purpose, subject, now);
+    await insertCode(db, {
+      code_id: codeId,
+      purpose,
+      subject,
+      code_hash: this.hash(codeId, code),
+      payload: payload === undefined ? null : JSON.stringify(payload),
+      created_at: now,
+      expires_at: now + ttlSeconds,
+      attempts: 0,
+      consumed_at: null,
+    });
     return code;
   }
 
   /**
-   * Checks and, when right, consumes the live code. Concurrent checks of the same right code:
-   * exactly one wins (the consume is a conditional update).
+   * A live code that matches nothing, for a subject that has none: guesses at a subject without
+   * a code (an unknown address) then count, burn and expire exactly like guesses at a real code,
+   * so the answers do not tell the two apart.
+   */
+  private async standIn(
+    purpose: CodePurpose,
+    subject: string,
+    now: number,
+    db: Kysely<Database>,
+  ): Promise<VerificationCodesTable | undefined> {
+    await purgeExpiredCodes(db, now - PURGE_AFTER_SECONDS);
+    await insertCode(db, {
+      code_id: randomUUID(),
+      purpose,
+      subject,
+      // Random bytes where an HMAC belongs: no code hashes to it.
+      code_hash: randomBytes(32).toString('hex'),
+      payload: null,
+      created_at: now,
+      expires_at: now + this.options.standInTtlSeconds,
+      attempts: 0,
+      consumed_at: null,
+    });
+    // Parallel guesses may each add one; all of them continue with the newest.
+    return findLiveCode(db, purpose, subject);
+  }
+
+  /**
+   * Checks and, when right, consumes the live code. Each try is counted before the code is
+   * compared, in one guarded update, so parallel tries never get more than `maxAttempts`
+   * comparisons; concurrent right answers: exactly one wins (the consume is conditional too).
    */
   async consume<T = unknown>(
     purpose: CodePurpose,
@@ -107,38 +146,26 @@ export class VerificationCodes {
     db: Kysely<Database> = this.db,
   ): Promise<CodeCheck<T>> {
     const now = this.now();
-    const live = await db
-      .selectFrom('verification_codes')
-      .selectAll()
-      .where('purpose', '=', purpose)
-      .where('subject', '=', subject)
-      .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const live =
+      (await findLiveCode(db, purpose, subject)) ?? (await this.standIn(purpose, subject, now, db));
     if (!live) return { ok: false, reason: 'invalid' };
     if (live.expires_at <= now) return { ok: false, reason: 'expired' };
-    if (live.attempts >= this.options.maxAttempts) return { ok: false, reason: 'exhausted' };
+    const max = this.options.maxAttempts;
+    if (live.attempts >= max) return { ok: false, reason: 'exhausted' };
+    const attempts = await countCodeAttempt(db, live.code_id, max);
+    if (attempts === undefined) {
+      // Burnt by parallel tries, or used or replaced meanwhile.
+      const current = await findCodeById(db, live.code_id);
+      return { ok: false, reason: current?.consumed_at === null ? 'exhausted' : 'invalid' };
+    }
     const expected = Buffer.from(live.code_hash, 'hex');
     const given = Buffer.from(this.hash(live.code_id, code.trim()), 'hex');
-    if (!/^\d{6}$/.test(code.trim()) || !timingSafeEqual(expected, given)) {
-      await db
-        .updateTable('verification_codes')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('code_id', '=', live.code_id)
-        .execute();
-      return {
-        ok: false,
-        reason: live.attempts + 1 >= this.options.maxAttempts ? 'exhausted' : 'invalid',
-      };
-    }
-    const claimed = await db
-      .updateTable('verification_codes')
-      .set({ consumed_at: now })
-      .where('code_id', '=', live.code_id)
-      .where('consumed_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return { ok: false, reason: 'invalid' };
+    const right =
+      /^\d{6}$/.test(code.trim()) &&
+      expected.length === given.length &&
+      timingSafeEqual(expected, given);
+    if (!right) return { ok: false, reason: attempts >= max ? 'exhausted' : 'invalid' };
+    if (!(await consumeCode(db, live.code_id, now))) return { ok: false, reason: 'invalid' };
     return {
       ok: true,
       payload: live.payload === null ? undefined : (JSON.parse(live.payload) as T),

@@ -28,6 +28,8 @@ import type { VerificationCodes } from '../messaging/verification-codes.js';
 
 /** Codes mailed to a would-be sender address stay valid this long. */
 const SENDER_CODE_TTL_SECONDS = 24 * 3600;
+/** A wrong sender code (RainMaker 100066; the contract has no name for it yet). */
+const SENDER_CODE_INCORRECT = 100066;
 
 /** What Fleetdeck sends when no admin has saved an invitation template. */
 export const DEFAULT_TEMPLATES: Record<
@@ -241,6 +243,8 @@ export class TemplateService {
         'If you did not expect this, ignore this message; nothing will be sent from your address.',
       ].join('\n'),
       purpose: 'sender_verify',
+      // The asking admin's hourly cap: one account cannot mail any number of addresses.
+      account: actorUserId,
     });
   }
 
@@ -253,13 +257,18 @@ export class TemplateService {
     const check = await this.codes.consume('sender_verify', email, code);
     if (!check.ok) {
       if (check.reason === 'expired')
-        throw badRequest(SERVER_MESSAGES.userDeleteCodeExpired, 100068);
-      if (check.reason === 'exhausted')
         throw badRequest(
-          'Maximum number of verification code attempts for this request exceeded. Try again with a new verification code',
-          100067,
+          SERVER_MESSAGES.verificationCodeExpired,
+          ERROR_CODES.verificationCodeExpired,
         );
-      throw badRequest(SERVER_MESSAGES.senderCodeIncorrect, 100066);
+      // A limit hit: 429, as every burnt code answers.
+      if (check.reason === 'exhausted')
+        throw new AppError(
+          429,
+          ERROR_CODES.verificationCodeAttempts,
+          SERVER_MESSAGES.verificationCodeAttempts,
+        );
+      throw badRequest(SERVER_MESSAGES.senderCodeIncorrect, SENDER_CODE_INCORRECT);
     }
     await markSenderVerified(this.db, email, this.now());
   }

@@ -1,5 +1,5 @@
 import { MESSAGES, type CurrentUser } from '@fleetdeck/contract';
-import { Badge, Button, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, PasswordInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-error';
 import { loadSchemas } from '../../../lib/lazy-schemas';
@@ -23,6 +23,9 @@ export function PhoneMfaSettings({ user }: { user: CurrentUser }) {
   const [mfaError, setMfaError] = useState<string | null>(null);
   const [phoneError, setPhoneError] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
+  // Turning MFA off asks for the password (or an authenticator code) first: a step-up check.
+  const [confirmingOff, setConfirmingOff] = useState(false);
+  const [proof, setProof] = useState('');
 
   const toggle = (on: boolean) => {
     setMfaError(null);
@@ -30,13 +33,43 @@ export function PhoneMfaSettings({ user }: { user: CurrentUser }) {
       setMfaError(MESSAGES.addPhoneFirst);
       return;
     }
+    if (!on) {
+      setConfirmingOff(true);
+      return;
+    }
     mfa.mutate(
-      { mfa: on },
+      { mfa: true },
       {
         onSuccess: (result) => successToast(result.description),
         onError: (error) => setMfaError(errorMessage(error)),
       },
     );
+  };
+
+  const cancelTurningOff = () => {
+    setConfirmingOff(false);
+    setProof('');
+    setMfaError(null);
+  };
+
+  const turnOff = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (mfa.isPending) return;
+    if (!proof) {
+      setMfaError(MESSAGES.mfaOffNeedsProof);
+      return;
+    }
+    // Six digits is an authenticator code: no valid password is digits only.
+    const body = /^\d{6}$/.test(proof)
+      ? { mfa: false, code: proof }
+      : { mfa: false, password: proof };
+    mfa.mutate(body, {
+      onSuccess: (result) => {
+        cancelTurningOff();
+        successToast(result.description);
+      },
+      onError: (error) => setMfaError(errorMessage(error)),
+    });
   };
 
   const savePhone = async (event: FormEvent<HTMLFormElement>) => {
@@ -95,10 +128,37 @@ export function PhoneMfaSettings({ user }: { user: CurrentUser }) {
         <Switch
           label="Multi-factor authentication (MFA)"
           description="Each sign-in also asks for a code texted to your verified phone."
-          checked={user.mfa}
-          disabled={mfa.isPending}
+          checked={user.mfa && !confirmingOff}
+          disabled={mfa.isPending || confirmingOff}
           onChange={(event) => toggle(event.currentTarget.checked)}
         />
+        {confirmingOff && (
+          <form onSubmit={turnOff} noValidate>
+            <Stack gap="xs">
+              <PasswordInput
+                label="Password or authenticator code"
+                description={MESSAGES.mfaOffNeedsProof}
+                autoComplete="current-password"
+                value={proof}
+                onChange={(event) => {
+                  setProof(event.currentTarget.value);
+                  setMfaError(null);
+                }}
+                maw={360}
+                data-autofocus
+                autoFocus
+              />
+              <Group gap="sm">
+                <Button type="submit" color="red" loading={mfa.isPending}>
+                  Turn MFA off
+                </Button>
+                <Button variant="default" onClick={cancelTurningOff} disabled={mfa.isPending}>
+                  Cancel
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
         <FormAlert message={mfaError} />
       </Stack>
 
