@@ -111,7 +111,7 @@ describe('Deployment Settings: operations tabs', () => {
     const result = page.getByTestId('upgrade-result');
     await result
       .getByText(
-        /^Applied 0 migration\(s\); configuration generation \d+; reloaded: push notifications\.$/,
+        /^Applied 0 migration\(s\); configuration generation \d+; reloaded: push notifications, node automations\.$/,
       )
       .waitFor();
     await shot('upgrade-apis');

@@ -23,3 +23,4 @@ export * from './schemas/messaging.js';
 export * from './schemas/users.js';
 export * from './schemas/templates.js';
 export * from './schemas/accounts.js';
+export * from './schemas/sharing.js';

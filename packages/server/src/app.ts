@@ -76,6 +76,10 @@ import { DashboardUpdateService } from './services/settings/dashboard-update.ser
 import { LicenseService } from './services/settings/license.service.js';
 import { TermsService } from './services/settings/terms.service.js';
 import { UpgradeService } from './services/settings/upgrade.service.js';
+import { sharingRoutes } from './http/routes/sharing.routes.js';
+import { automationRoutes } from './http/routes/automation.routes.js';
+import { SharingService } from './services/sharing/sharing.service.js';
+import { AutomationService } from './services/automations/automation.service.js';
 
 /** The services one server process runs, shared by HTTP routes, MQTT handlers and jobs. */
 export interface Services {
@@ -126,6 +130,10 @@ export interface Services {
   dashboardUpdate: DashboardUpdateService;
   /** Push switches, platforms, devices, and fleet events turned into notifications. */
   push: PushService;
+  /** Node sharing between users and device-group sharing with users (ADR 14). */
+  sharing: SharingService;
+  /** End users' node automations, evaluated after ingest commits (ADR 14). */
+  automations: AutomationService;
 }
 
 /** Builds the services over an open, migrated database. */
@@ -193,6 +201,12 @@ export async function createServices(
   push.attach(nodeEvents);
   nodes.setEvents(nodeEvents);
   groups.setEvents(nodeEvents);
+  // Automations hear committed params of the nodes they watch; sharing tells push on accept.
+  const automations = new AutomationService(database.db, configReloader, logger);
+  automations.setEvents(nodeEvents);
+  ingest.setParamsWatcher(automations);
+  const sharing = new SharingService(database.db, automations);
+  sharing.setEvents(nodeEvents);
   await configReloader.start();
   const messaging = new MessagingService(database.db, logger, {
     smtpUrl: config.mail.smtpUrl,
@@ -254,6 +268,8 @@ export async function createServices(
     license: new LicenseService(database.db),
     dashboardUpdate: new DashboardUpdateService(database.db, config.webDistDir),
     push,
+    sharing,
+    automations,
   };
 }
 
@@ -404,9 +420,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     dashboardUpdate: services.dashboardUpdate,
   });
   await app.register(pushRoutes, { auth: services.auth, push: services.push });
+  await app.register(sharingRoutes, { auth: services.auth, sharing: services.sharing });
+  await app.register(automationRoutes, { auth: services.auth, automations: services.automations });
   app.addHook('onClose', async () => {
     await services.configReloader.stop();
     await services.push.stop();
+    await services.automations.stop();
   });
   await registerWebApp(app, config.webDistDir);
   return app;

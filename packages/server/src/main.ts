@@ -155,6 +155,8 @@ async function main(): Promise<void> {
   }
 
   if (broker) await services.rollout.attachGateway(broker);
+  // Automation actions set params on nodes through the same gateway.
+  if (broker) services.automations.attachGateway(broker);
   // Upload URLs that never became images are removed with their files.
   const uploadPurge = setInterval(() => {
     services.images

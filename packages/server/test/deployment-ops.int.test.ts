@@ -98,7 +98,7 @@ describe.each(DIALECTS)('deployment operations settings on %s', (dialect) => {
     const before = first.json<{ config_generation: number; applied_migrations: string[] }>();
     expect(before.applied_migrations).toEqual([]);
     expect(first.json<{ description: string }>().description).toMatch(
-      /^Applied 0 migration\(s\); configuration generation \d+; reloaded: push notifications\.$/,
+      /^Applied 0 migration\(s\); configuration generation \d+; reloaded: push notifications, node automations\.$/,
     );
 
     // Undo the newest migration, as an older schema after a binary upgrade would be.

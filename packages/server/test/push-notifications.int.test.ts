@@ -16,6 +16,13 @@ import {
   startFcmStandIn,
 } from './helpers/push-stand-ins.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
+import {
+  claimNode,
+  createEndUser,
+  registerNodes,
+  shareAndAccept,
+  type EndUser,
+} from './helpers/end-users.js';
 
 const APNS_CERT = selfSignedCertificate(
   '/UID=com.fleetdeck.test/CN=Apple Development IOS Push Services: com.fleetdeck.test',
@@ -69,6 +76,7 @@ describe.each(DIALECTS)('push notifications on %s', (dialect) => {
 
   const settle = async () => {
     await server.services.ingest.flush();
+    await server.services.automations.whenIdle();
     await server.services.push.whenIdle();
   };
 
@@ -416,11 +424,22 @@ describe.each(DIALECTS)('push notifications on %s', (dialect) => {
 
     server.services.ingest.nodeParams('PUSH1', { Fridge: { temperature: 4 } }, false, Date.now());
     server.services.ingest.nodeAlert('PUSH1', { 'esp.alert.str': 'Door open' }, Date.now());
+    server.services.ingest.nodeConfig(
+      'PUSH1',
+      { node_id: 'PUSH1', info: { name: 'Pantry fridge', fw_version: '1.1' } },
+      Date.now(),
+    );
     await settle();
     expect(eventsSince().sort()).toEqual([
       'rmaker.event.node_alert',
+      'rmaker.event.node_config_changed',
       'rmaker.event.node_params_changed',
     ]);
+    const config = fcm.messages.find(
+      (m) => m.body.message.data.event_type === 'rmaker.event.node_config_changed',
+    );
+    expect(config?.body.message.data.node_id).toBe('PUSH1');
+    expect(config?.body.message.notification.body).toContain('Pantry fridge');
     expect(
       fcm.messages.find((m) => m.body.message.data.event_type === 'rmaker.event.node_alert')?.body
         .message.notification.body,
@@ -488,6 +507,149 @@ describe.each(DIALECTS)('push notifications on %s', (dialect) => {
     expect(tokens).not.toContain('dead-phone');
     expect(tokens).toContain('fcm-phone-1');
     expect(server.services.push.counters.invalidTokens).toBeGreaterThanOrEqual(1);
+  });
+
+  it('tells of node sharing, group sharing, automations and config changes only while switched on', async () => {
+    const sent = (event: PushEvent) =>
+      fcm.messages.filter((m) => m.body.message.data.event_type === pushEventType(event));
+    const sentToApple = (event: PushEvent) =>
+      apns.requests.filter((r) => r.body.event_type === pushEventType(event));
+    const phoneOwner: EndUser = {
+      userId,
+      userName: 'phone-owner@fleetdeck.test',
+      token: userToken,
+    };
+    const sharer = await createEndUser(server, admin, 'sharer@fleetdeck.test');
+    await registerNodes(server, admin, ['PUSH3', 'PUSH4']);
+    await claimNode(server, phoneOwner, 'PUSH3');
+    await claimNode(server, sharer, 'PUSH4');
+
+    // node_shared_with_user: off, then on.
+    await setEvent('node_shared_with_user', false);
+    await shareAndAccept(server, sharer, phoneOwner, ['PUSH4']);
+    await settle();
+    expect(sent('node_shared_with_user')).toHaveLength(0);
+    expect(sentToApple('node_shared_with_user')).toHaveLength(0);
+    const unshared = await call(
+      'DELETE',
+      `/v1/user/nodes/sharing?nodes=PUSH4&user_name=${phoneOwner.userName}`,
+      undefined,
+      sharer.token,
+    );
+    expect(unshared.statusCode, unshared.body).toBe(200);
+    await setEvent('node_shared_with_user', true);
+    await shareAndAccept(server, sharer, phoneOwner, ['PUSH4']);
+    await settle();
+    expect(sent('node_shared_with_user').map((m) => m.body.message.data)).toEqual([
+      expect.objectContaining({ node_id: 'PUSH4' }),
+    ]);
+    expect(sent('node_shared_with_user')[0]?.body.message.token).toBe('fcm-phone-1');
+    expect(sentToApple('node_shared_with_user')).toHaveLength(1);
+    // As a secondary user the phone owner now hears about PUSH4's events too.
+    const alertsBefore = sent('node_alert').length;
+    server.services.ingest.nodeAlert('PUSH4', { 'esp.alert.str': 'Filter' }, Date.now());
+    await settle();
+    expect(
+      sent('node_alert')
+        .slice(alertsBefore)
+        .map((m) => m.body.message.data.node_id),
+    ).toEqual(['PUSH4']);
+
+    // group_shared_with_user: a group of a node nobody holds, offered to the phone owner.
+    const group = await call('POST', '/v1/admin/node_group', {
+      group_name: 'Lobby',
+      nodes: ['PUSH2'],
+    });
+    expect(group.statusCode, group.body).toBe(200);
+    const groupId = group.json<{ group_id: string }>().group_id;
+    const offerGroup = async () => {
+      const offered = await call('PUT', '/v1/admin/node_group/sharing', {
+        groups: [groupId],
+        user_name: phoneOwner.userName,
+      });
+      expect(offered.statusCode, offered.body).toBe(200);
+      const accepted = await call(
+        'PUT',
+        '/v1/user/node_group/sharing/requests',
+        { request_id: offered.json<{ request_id: string }>().request_id, accept: true },
+        userToken,
+      );
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      await settle();
+    };
+    await setEvent('group_shared_with_user', false);
+    await offerGroup();
+    expect(sent('group_shared_with_user')).toHaveLength(0);
+    const removed = await call(
+      'DELETE',
+      `/v1/admin/node_group/sharing?groups=${groupId}&user_name=${phoneOwner.userName}`,
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    await setEvent('group_shared_with_user', true);
+    await offerGroup();
+    expect(sent('group_shared_with_user').map((m) => m.body.message.data)).toEqual([
+      expect.objectContaining({ group_id: groupId }),
+    ]);
+    expect(sent('group_shared_with_user')[0]?.body.message.notification.body).toContain('Lobby');
+    expect(sentToApple('group_shared_with_user')).toHaveLength(1);
+    // The group's node, held by nobody, now reaches the user it is shared with.
+    const lobbyBefore = sent('node_alert').length;
+    server.services.ingest.nodeAlert('PUSH2', { 'esp.alert.str': 'Lobby door' }, Date.now());
+    await settle();
+    expect(
+      sent('node_alert')
+        .slice(lobbyBefore)
+        .map((m) => m.body.message.data.node_id),
+    ).toEqual(['PUSH2']);
+
+    // node_automation_trigger: the phone owner's automation on PUSH3.
+    const automation = await call(
+      'POST',
+      '/v1/user/node_automation',
+      {
+        name: 'Defrost when warm',
+        node_id: 'PUSH3',
+        events: [{ params: { Fridge: { temperature: 8 } }, check: '>' }],
+        actions: [{ node_id: 'PUSH3', params: { Fridge: { defrost: true } } }],
+      },
+      userToken,
+    );
+    expect(automation.statusCode, automation.body).toBe(200);
+    const temperature = async (value: number) => {
+      server.services.ingest.nodeParams(
+        'PUSH3',
+        { Fridge: { temperature: value } },
+        false,
+        Date.now(),
+      );
+      await settle();
+    };
+    await setEvent('node_automation_trigger', false);
+    await temperature(4);
+    await temperature(9);
+    expect(server.services.automations.counters.triggered).toBe(1);
+    expect(sent('node_automation_trigger')).toHaveLength(0);
+    await setEvent('node_automation_trigger', true);
+    await temperature(4);
+    await temperature(10);
+    expect(server.services.automations.counters.triggered).toBe(2);
+    expect(sent('node_automation_trigger')).toHaveLength(1);
+    expect(sent('node_automation_trigger')[0]?.body.message.data.node_id).toBe('PUSH3');
+    expect(sent('node_automation_trigger')[0]?.body.message.notification.body).toContain(
+      'Defrost when warm',
+    );
+    expect(sentToApple('node_automation_trigger')).toHaveLength(1);
+
+    // node_config_changed: off, then on again.
+    const configs = sent('node_config_changed').length;
+    await setEvent('node_config_changed', false);
+    server.services.ingest.nodeConfig('PUSH3', { node_id: 'PUSH3', info: {} }, Date.now());
+    await settle();
+    expect(sent('node_config_changed')).toHaveLength(configs);
+    await setEvent('node_config_changed', true);
+    server.services.ingest.nodeConfig('PUSH3', { node_id: 'PUSH3', info: {} }, Date.now());
+    await settle();
+    expect(sent('node_config_changed')).toHaveLength(configs + 1);
   });
 
   it('reaches another instance once it sees the configuration generation move', async () => {

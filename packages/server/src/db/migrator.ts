@@ -20,6 +20,7 @@ import * as m0012 from './migrations/0012-user-admin.js';
 import * as m0013 from './migrations/0013-deployment-settings.js';
 import * as m0014 from './migrations/0014-node-facet-counts.js';
 import * as m0015 from './migrations/0015-code-limits.js';
+import * as m0016 from './migrations/0016-sharing-automations.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-deployment-settings': m0013,
   '0014-node-facet-counts': m0014,
   '0015-code-limits': m0015,
+  '0016-sharing-automations': m0016,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -34,6 +34,7 @@ import {
   type NodeFilter,
   type NodeListRow,
 } from '../../repositories/node.repository.js';
+import { groupShareUsers } from '../../repositories/sharing.repository.js';
 
 /** Error codes of the 1080xx group family. */
 const GROUP_NOT_FOUND = 108029;
@@ -241,7 +242,15 @@ export class GroupService {
       throw new AppError(400, RESERVED_GROUP, 'The group FFFF-FFFF (All) cannot be deleted');
     const removed = await this.db.transaction().execute(async (trx) => {
       const group = this.events ? await findGroup(trx, groupId) : undefined;
-      const userIds = group ? await memberPrimaryUsers(trx, groupId) : [];
+      // The users the group is shared with hear of its removal too (their shares go with it).
+      const userIds = group
+        ? [
+            ...new Set([
+              ...(await memberPrimaryUsers(trx, groupId)),
+              ...(await groupShareUsers(trx, groupId)),
+            ]),
+          ]
+        : [];
       return (await deleteGroup(trx, groupId)) ? { group, userIds } : undefined;
     });
     if (!removed) throw notFound('Node group does not exist', GROUP_NOT_FOUND);

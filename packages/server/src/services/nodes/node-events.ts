@@ -14,6 +14,18 @@ export type FleetActivity =
       group_id: string;
       group_name: string;
       user_ids: string[];
+    }
+  /** A user accepted a node sharing request and is now a secondary user of the node. */
+  | { kind: 'node_shared_with_user'; node_id: string; user_id: string }
+  /** A user accepted a device group's notifications. */
+  | { kind: 'group_shared_with_user'; group_id: string; group_name: string; user_id: string }
+  /** An automation of `user_id` fired on a params change of `node_id`. */
+  | {
+      kind: 'node_automation_trigger';
+      node_id: string;
+      user_id: string;
+      automation_id: string;
+      automation_name: string;
     };
 
 /**

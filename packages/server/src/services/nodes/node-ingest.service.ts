@@ -50,6 +50,25 @@ interface PendingNode {
   lastActivity: number;
 }
 
+/** A committed params change of one node: the stored document before and after, and the report. */
+export interface ParamsChange {
+  nodeId: string;
+  before: ParamsPayload;
+  after: ParamsPayload;
+  /** What the batch's messages reported (merged), i.e. the params that were sent. */
+  reported: ParamsPayload;
+}
+
+/**
+ * Who hears about params changes after commit (node automations). `watches` runs inside the ingest
+ * transaction for every node with new params, so it must be a cheap in-memory lookup.
+ */
+export interface ParamsWatcher {
+  watches(nodeId: string): boolean;
+  /** Takes the batch's changes of watched nodes; must return at once and never throw. */
+  paramsCommitted(changes: ParamsChange[]): void;
+}
+
 export interface IngestOptions {
   /** Longest time a message waits before its batch is written. */
   flushIntervalMs: number;
@@ -89,6 +108,7 @@ export class NodeIngestService implements NodeGatewayPort {
   /** Diagnostics payloads refused (undecodable) or dropped (overload) since start. */
   readonly diagnosticsCounters = { accepted: 0, rejected: 0, dropped: 0 };
   private otaFetchListener: ((nodeId: string, payload: OtaFetchPayload) => void) | undefined;
+  private paramsWatcher: ParamsWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Callers of whenDurable waiting for the batch that will contain their messages. */
   private waiters: Array<() => void> = [];
@@ -147,6 +167,11 @@ export class NodeIngestService implements NodeGatewayPort {
     this.entry(nodeId, at);
     this.mappings.push({ nodeId, payload: mapping, at });
     this.schedule();
+  }
+
+  /** Tells `watcher` the committed params changes of the nodes it watches (automations). */
+  setParamsWatcher(watcher: ParamsWatcher): void {
+    this.paramsWatcher = watcher;
   }
 
   /** Hands `otafetch` requests to the rollout engine (they need an answer, not a write). */
@@ -281,9 +306,10 @@ export class NodeIngestService implements NodeGatewayPort {
     this.writing = true;
     // Node and mapping activity for push notifications, told only once the batch is committed.
     const activity: FleetActivity[] = [];
+    const watched: ParamsChange[] = [];
     try {
       const { changes, ota } = await this.db.transaction().execute(async (trx) => ({
-        changes: await this.apply(trx, batch, alerts, mappings, activity),
+        changes: await this.apply(trx, batch, alerts, mappings, activity, watched),
         ota: otaReports.length > 0 ? await applyOtaReports(trx, otaReports) : undefined,
         diagnostics: diagnostics.length > 0 ? await applyDiagnostics(trx, diagnostics) : undefined,
       }));
@@ -299,6 +325,7 @@ export class NodeIngestService implements NodeGatewayPort {
           status: finished.has(jobId) ? 'finished' : 'active',
         });
       for (const event of activity) this.events.emitActivity(event);
+      if (watched.length > 0) this.paramsWatcher?.paramsCommitted(watched);
     } catch (error) {
       // Nothing is lost and nobody is told "durable": the batch and its waiters go back in line.
       this.logger.error({ err: error, nodes: batch.size }, 'node ingest batch failed; retrying');
@@ -352,6 +379,7 @@ export class NodeIngestService implements NodeGatewayPort {
     alerts: typeof this.alerts,
     mappings: typeof this.mappings,
     activity: FleetActivity[] = [],
+    watched: ParamsChange[] = [],
   ): Promise<Array<{ node_id: string; connected: boolean; timestamp: number }>> {
     const ids = [...batch.keys()];
     const current = new Map<
@@ -440,6 +468,14 @@ export class NodeIngestService implements NodeGatewayPort {
           update.params_updated_at,
         );
         if (fault) faultReadings.push(fault);
+        // Automations see the change once committed; nodes without any cost one Set lookup.
+        if (this.paramsWatcher?.watches(nodeId))
+          watched.push({
+            nodeId,
+            before: stored,
+            after: document,
+            reported: entry.params.document,
+          });
       }
       await trx.updateTable('nodes').set(update).where('node_id', '=', nodeId).execute();
       if (entry.config) activity.push({ kind: 'node_config_changed', node_id: nodeId });

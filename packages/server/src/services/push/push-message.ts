@@ -32,7 +32,9 @@ export function messageOf(occurrence: PushOccurrence): PushMessage {
     node_disconnected: `${node} went offline.`,
     node_params_changed: `${node} reported new values.`,
     node_alert: occurrence.detail ? `${node}: ${occurrence.detail}` : `${node} raised an alert.`,
-    node_automation_trigger: `An automation of ${node} was triggered.`,
+    node_automation_trigger: occurrence.detail
+      ? `${node}: automation "${occurrence.detail}" was triggered.`
+      : `An automation of ${node} was triggered.`,
     group_removed: `${group} was removed.`,
     node_config_changed: `${node} changed its configuration.`,
     group_added: `${group} was created with your device.`,

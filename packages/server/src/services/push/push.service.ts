@@ -22,6 +22,7 @@ import type { Database, EventFiltersTable } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { findNode } from '../../repositories/node.repository.js';
+import { nodeAudience } from '../../repositories/sharing.repository.js';
 import {
   deleteEndpoint,
   deletePlatform,
@@ -58,7 +59,7 @@ const MAX_PENDING_OCCURRENCES = 10_000;
 const sealContext = (arn: string) => `push_platforms:${arn}`;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** An occurrence and who it goes to (`user_ids` given, or the node's primary user). */
+/** An occurrence and who it goes to (`user_ids` given, or everyone told about the node). */
 type Pending = PushOccurrence & { user_ids?: string[] };
 
 interface LoadedPlatform {
@@ -374,7 +375,22 @@ export class PushService {
         };
       case 'user_node_added':
       case 'user_node_removed':
+      case 'node_shared_with_user':
         return { event: activity.kind, node_id: activity.node_id, user_ids: [activity.user_id] };
+      case 'node_automation_trigger':
+        return {
+          event: activity.kind,
+          node_id: activity.node_id,
+          detail: activity.automation_name,
+          user_ids: [activity.user_id],
+        };
+      case 'group_shared_with_user':
+        return {
+          event: activity.kind,
+          group_id: activity.group_id,
+          group_name: activity.group_name,
+          user_ids: [activity.user_id],
+        };
       case 'group_added':
       case 'group_removed':
         return {
@@ -430,7 +446,8 @@ export class PushService {
     if (occurrence.node_id) {
       const node = await findNode(this.db, occurrence.node_id);
       nodeName = node?.name || undefined;
-      if (!occurrence.user_ids) userIds = node?.primary_user_id ? [node.primary_user_id] : [];
+      // Node events reach its primary and secondary users and those a group holding it is shared with.
+      if (!occurrence.user_ids && node) userIds = await nodeAudience(this.db, occurrence.node_id);
     }
     if (userIds.length === 0) return;
     const targets = await endpointsOfUsers(this.db, userIds);

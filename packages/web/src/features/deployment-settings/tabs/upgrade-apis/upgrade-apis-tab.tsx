@@ -28,7 +28,8 @@ export function UpgradeApisTab(_props: DeploymentTabProps) {
       <Text size="sm">
         Run this after upgrading Fleetdeck. It applies any database migrations the new version
         brings and tells every server instance to reload the settings it keeps in memory (push
-        notification switches and platforms); other settings are read fresh on every request.
+        notification switches and platforms, end users' automations); other settings are read fresh
+        on every request.
       </Text>
       <Group>
         <Button
