@@ -155,6 +155,13 @@ describe.each(DIALECTS)('node and group sharing on %s', (dialect) => {
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await decide(bob, false)).json()).toMatchObject({ error_code: 107023 });
 
+    // The shared node is among bob's nodes (GET /v1/user/nodes), not among carol's.
+    const nodesOf = async (user: EndUser) =>
+      (await call('GET', '/v1/user/nodes', user.token)).json<{ nodes: string[]; total: number }>();
+    expect(await nodesOf(bob)).toMatchObject({ nodes: ['SHARE1'], total: 1 });
+    expect((await nodesOf(carol)).nodes).not.toContain('SHARE1');
+    expect((await nodesOf(alice)).nodes).toContain('SHARE1');
+
     // A secondary user sees the primary user only; the primary user sees the secondary users.
     expect(await sharingOf(bob)).toEqual([
       { node_id: 'SHARE1', users: { primary: [alice.userName] } },
@@ -268,6 +275,9 @@ describe.each(DIALECTS)('node and group sharing on %s', (dialect) => {
     });
     expect(released.statusCode, released.body).toBe(200);
     expect(await sharingOf(bob)).toEqual([]);
+    // Released: the node leaves bob's list with the share.
+    const bobNodes = await call('GET', '/v1/user/nodes', bob.token);
+    expect(bobNodes.json<{ nodes: string[] }>().nodes).not.toContain('SHARE1');
     await claimNode(server, carol, 'SHARE1', Date.now() + 2000);
     expect(await sharingOf(bob)).toEqual([]);
     expect((await sharingOf(carol, '?node_id=SHARE1'))[0]?.users.secondary).toEqual([]);

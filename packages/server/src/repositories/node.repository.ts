@@ -52,7 +52,31 @@ function applyFilter<O>(
   if (filter.fwVersion !== undefined) q = q.where('nodes.fw_version', '=', filter.fwVersion);
   if (filter.city !== undefined) q = q.where('nodes.city', '=', cityKey(filter.city));
   if (filter.serial !== undefined) q = q.where('nodes.serial', '=', serialKey(filter.serial));
-  if (filter.userId !== undefined) q = q.where('nodes.primary_user_id', '=', filter.userId);
+  if (filter.userId !== undefined) {
+    // The user's nodes: claimed (primary user) or shared with them and still in force, i.e.
+    // granted by the node's current primary user under its current claim (sharing.repository).
+    // One id list from two index lookups, so both databases read only the user's nodes.
+    const userId = filter.userId;
+    q = q.where('nodes.node_id', 'in', (eb) =>
+      eb
+        .selectFrom('nodes as p')
+        .select('p.node_id')
+        .where('p.primary_user_id', '=', userId)
+        .union(
+          eb
+            .selectFrom('node_shares as s')
+            .innerJoin('nodes as n', (join) =>
+              join
+                .onRef('n.node_id', '=', 's.node_id')
+                .onRef('n.primary_user_id', '=', 's.granted_by')
+                .onRef('n.claimed_at', '=', 's.granted_claim'),
+            )
+            .select('s.node_id')
+            .where('s.user_id', '=', userId),
+        ),
+    );
+  }
+
   if (filter.tag !== undefined) {
     const tag = filter.tag;
     q = q.where('nodes.node_id', 'in', (eb) =>
