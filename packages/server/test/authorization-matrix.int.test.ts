@@ -160,6 +160,39 @@ const ROUTES: RouteCase[] = [
     url: '/v1/admin/push_notification/mobile_platform?platform_application_arn=none',
     permission: 'settings.deployment',
   },
+  // Sharing and automations (ADR 14): device groups are offered by group writers only.
+  {
+    name: 'offer a device group',
+    method: 'PUT',
+    url: '/v1/admin/node_group/sharing',
+    payload: { groups: ['no-such-group'], user_name: 'nobody@fleetdeck.test' },
+    permission: 'groups.write',
+  },
+  {
+    name: 'end a device group share',
+    method: 'DELETE',
+    url: '/v1/admin/node_group/sharing?groups=no-such-group&user_name=nobody@fleetdeck.test',
+    permission: 'groups.write',
+  },
+  {
+    name: 'share own nodes',
+    method: 'PUT',
+    url: '/v1/user/nodes/sharing',
+    payload: { nodes: ['NO-SUCH-NODE'], user_name: 'nobody@fleetdeck.test' },
+    permission: 'user.self',
+  },
+  {
+    name: 'sharing requests',
+    method: 'GET',
+    url: '/v1/user/nodes/sharing/requests',
+    permission: 'user.self',
+  },
+  {
+    name: 'own automations',
+    method: 'GET',
+    url: '/v1/user/node_automation',
+    permission: 'user.self',
+  },
   {
     name: 'own phones',
     method: 'GET',
