@@ -30,6 +30,18 @@ export default defineConfig({
         },
       },
       {
+        // Tier B of QUALITY.md: longer measurements, `npm run test:extended` (not in `npm test`).
+        extends: true,
+        test: {
+          name: 'extended',
+          include: ['packages/server/test/extended/**/*.ext.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'e2e',
