@@ -39,5 +39,17 @@ export function newContext(browser: Browser, baseURL: string): Promise<BrowserCo
 /** Saves a screenshot under e2e/artifacts for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  // A full-page capture draws fixed elements where the viewport was, i.e. across the middle of a
+  // long page: pin the shell's header, sidebar and footer to the document for the capture.
+  const pinned = await page
+    .addStyleTag({
+      content:
+        '.mantine-AppShell-header, .mantine-AppShell-navbar { position: absolute !important; } .mantine-AppShell-footer { position: static !important; }',
+    })
+    .catch(() => undefined);
+  try {
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  } finally {
+    await pinned?.evaluate((element) => (element as ChildNode).remove()).catch(() => undefined);
+  }
 }
