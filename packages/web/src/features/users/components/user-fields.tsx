@@ -76,7 +76,9 @@ export function UserFields({
         error={errors.user_name}
         onChange={(event) => set('user_name')(event.currentTarget.value)}
       />
+      {/* size md like the text inputs beside them (the theme's default for TextInput). */}
       <MultiSelect
+        size="md"
         label={USER_LABELS.role}
         name="roles"
         required
@@ -90,6 +92,7 @@ export function UserFields({
         hidePickedOptions
       />
       <Select
+        size="md"
         label={USER_LABELS.geoRegion}
         name="geo_region"
         required

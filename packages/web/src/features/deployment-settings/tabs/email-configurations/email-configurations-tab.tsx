@@ -319,6 +319,7 @@ function TemplateForm({
     <form onSubmit={submit} noValidate data-testid="email-template-form">
       <Stack gap="md">
         <Select
+          size="md"
           label={TEXT.templateType}
           data={loaded.template_types.map((entry) => ({ value: entry.type, label: entry.label }))}
           value={type}
@@ -340,6 +341,7 @@ function TemplateForm({
         />
         <Group grow align="flex-start" gap="md" wrap="wrap">
           <Select
+            size="md"
             label={TEXT.fromEmail}
             description={TEXT.fromEmailHint}
             data={fromChoices}

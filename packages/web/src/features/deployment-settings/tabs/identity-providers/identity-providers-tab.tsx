@@ -295,6 +295,7 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
                   : 'Add identity provider'}
               </Title>
               <Select
+                size="md"
                 label="Provider type"
                 data={IDENTITY_PROVIDER_TYPES.map((type) => ({
                   value: type,

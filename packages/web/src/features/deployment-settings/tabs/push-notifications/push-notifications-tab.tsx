@@ -198,6 +198,7 @@ function CreatePlatformModal({
     <Modal opened onClose={onClose} title="Create mobile platform" centered size="lg">
       <Stack gap="md">
         <Select
+          size="md"
           label="Platform"
           data={available.map((value) => ({
             value,
