@@ -76,11 +76,14 @@ describe('sign-in', () => {
       'Active Fault List',
       'Search By Geo Region',
       'Search By Product Serial No.',
-      'Deployment Settings',
       'DeviceReports',
     ]) {
       await page.getByRole('link', { name: label, exact: true }).first().waitFor();
     }
+    // Deployment Settings opens only in a customer deployment (access §6): no link to a bounce.
+    expect(await page.getByRole('link', { name: 'Deployment Settings', exact: true }).count()).toBe(
+      0,
+    );
     await page.getByText('© 2025', { exact: false }).first().waitFor();
     await screenshot(page, 'home-shell');
     await page.getByRole('button', { name: 'Account settings' }).click();

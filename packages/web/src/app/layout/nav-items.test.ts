@@ -10,8 +10,12 @@ import {
   type NavUser,
 } from './nav-items';
 
-function userWith(roles: Role[], permissions: readonly string[] = permissionsOf(roles)): NavUser {
-  return { user_role: roles, permissions: [...permissions] };
+function userWith(
+  roles: Role[],
+  permissions: readonly string[] = permissionsOf(roles),
+  deploymentMode: NavUser['deployment_mode'] = 'customer',
+): NavUser {
+  return { user_role: roles, permissions: [...permissions], deployment_mode: deploymentMode };
 }
 
 const labels = (user: NavUser) => visibleNavItems(user).map((item) => item.label);
@@ -52,6 +56,16 @@ describe('visibleNavItems', () => {
     expect(
       labels(userWith(['service_engineer_role'], [...fleet, 'admin', 'settings.deployment'])),
     ).toEqual(expect.arrayContaining(['Deployment Settings', 'DeviceReports']));
+  });
+
+  it('offers Deployment Settings only in a customer deployment, where its route opens', () => {
+    const superAdmin = permissionsOf(['super_admin']);
+    const standard = labels(userWith(['super_admin'], superAdmin, 'standard'));
+    expect(standard).not.toContain('Deployment Settings');
+    expect(standard).toContain('DeviceReports');
+    expect(labels(userWith(['super_admin'], superAdmin, 'customer'))).toContain(
+      'Deployment Settings',
+    );
   });
 
   it('shows an end user only Home and Devices (through the user.nodes permission)', () => {

@@ -31,6 +31,11 @@ export type NavSection = 'main' | 'bottom';
 interface NavRule {
   allOf?: readonly Permission[];
   anyOf?: readonly Permission[];
+  /**
+   * Only in a customer deployment: the page's route needs the customer marker too (access §6),
+   * so elsewhere the entry would only bounce to /home/change-password.
+   */
+  customerDeployment?: true;
 }
 
 interface NavDefinition {
@@ -163,7 +168,7 @@ export const NAV_DEFINITIONS: readonly NavDefinition[] = [
     to: '/home/deployment-settings/',
     section: 'bottom',
     match: 'prefix',
-    rule: DEPLOYMENT_ADMIN,
+    rule: { ...DEPLOYMENT_ADMIN, customerDeployment: true },
   },
   {
     id: 'device-reports',
@@ -175,16 +180,17 @@ export const NAV_DEFINITIONS: readonly NavDefinition[] = [
   },
 ];
 
-export type NavUser = Pick<CurrentUser, 'user_role' | 'permissions'>;
+export type NavUser = Pick<CurrentUser, 'user_role' | 'permissions' | 'deployment_mode'>;
 
 /** Where Home leads (access §6): the dashboard for its roles, otherwise the devices list. */
 export function homeTarget(roles: readonly Role[]): string {
   return canSeeDashboard(roles) ? DASHBOARD_HOME_PATH : NON_DASHBOARD_HOME_PATH;
 }
 
-function allows(rule: NavRule, granted: ReadonlySet<string>): boolean {
+function allows(rule: NavRule, granted: ReadonlySet<string>, user: NavUser): boolean {
   const all = rule.allOf ?? [];
   const any = rule.anyOf ?? [];
+  if (rule.customerDeployment && user.deployment_mode !== 'customer') return false;
   return (
     all.every((permission) => granted.has(permission)) &&
     (any.length === 0 || any.some((permission) => granted.has(permission)))
@@ -194,7 +200,7 @@ function allows(rule: NavRule, granted: ReadonlySet<string>): boolean {
 /** The entries one user sees, in the spec's order, with Home's target resolved. */
 export function visibleNavItems(user: NavUser): NavItem[] {
   const granted = new Set(user.permissions);
-  return NAV_DEFINITIONS.filter((definition) => allows(definition.rule, granted)).map(
+  return NAV_DEFINITIONS.filter((definition) => allows(definition.rule, granted, user)).map(
     ({ id, label, to, section, match }) => ({
       id,
       label,

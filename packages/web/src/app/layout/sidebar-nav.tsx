@@ -1,4 +1,3 @@
-import type { CurrentUser } from '@fleetdeck/contract';
 import { AppShell, Divider, NavLink, ScrollArea, Stack } from '@mantine/core';
 import {
   IconAlertOctagon,
@@ -16,7 +15,13 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import { isNavItemActive, visibleNavItems, type NavItem, type NavItemId } from './nav-items';
+import {
+  isNavItemActive,
+  visibleNavItems,
+  type NavItem,
+  type NavItemId,
+  type NavUser,
+} from './nav-items';
 
 const ICONS: Record<NavItemId, Icon> = {
   home: IconHome,
@@ -60,13 +65,7 @@ function NavEntry({
 }
 
 /** The sidebar: the spec's entries in order, the admin entries at the bottom. */
-export function SidebarNav({
-  user,
-  onNavigate,
-}: {
-  user: Pick<CurrentUser, 'user_role' | 'permissions'>;
-  onNavigate: () => void;
-}) {
+export function SidebarNav({ user, onNavigate }: { user: NavUser; onNavigate: () => void }) {
   const { pathname } = useLocation();
   const items = visibleNavItems(user);
   const main = items.filter((item) => item.section === 'main');
