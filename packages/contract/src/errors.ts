@@ -174,6 +174,8 @@ export const SERVER_MESSAGES = {
   userDeleteAttemptsExceeded: 'Attempt limit exceeded, please request for delete user again',
   userDeleteCodeMissing: 'Verification code is missing',
   userDeleteCodeSent: 'A verification code has been sent to your e-mail address.',
+  lastSuperAdminSelfDeletion:
+    'You are the only super admin. Give another user the super admin role before deleting your account.',
   adminUserUpdated: 'User updated successfully.',
   customDataUserMissing: 'Error, Specify either one of user_id or user_name',
   customDataInvalidKey:

@@ -146,6 +146,12 @@ export const MESSAGES = {
     'To turn MFA off, enter your password (or a current code from your authenticator app).',
   mailDeliveryFailed: 'Failed to send the e-mail. Please try later.',
   smsDeliveryFailed: 'Failed to send the text message. Please try later.',
+
+  // --- Deleting one's own account (A.2 self-deletion; our texts, the spec has none) ---
+  deleteAccountConsequence:
+    'Deleting your account signs you out everywhere and releases any devices you have claimed. It cannot be undone. To confirm, we e-mail a 6-digit code to {email}.',
+  deleteAccountCodeSent: 'We sent a 6-digit code to {email}. It is valid for 10 minutes.',
+  accountDeleted: 'Your account has been deleted.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

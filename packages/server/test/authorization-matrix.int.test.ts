@@ -52,6 +52,12 @@ const ROUTES: RouteCase[] = [
     payload: { code: '123456' },
     permission: 'user.self',
   },
+  {
+    name: 'own account deletion request',
+    method: 'DELETE',
+    url: '/v1/user2?request=true',
+    permission: 'user.self',
+  },
   { name: 'outbox', method: 'GET', url: '/v1/admin/outbox', permission: 'admin' },
   // Deployment settings, operations side (ADR 14).
   {

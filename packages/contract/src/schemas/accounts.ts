@@ -129,6 +129,16 @@ export const TotpConfirmResponseSchema = z.object({
 });
 export type TotpConfirmResponse = z.infer<typeof TotpConfirmResponseSchema>;
 
+/**
+ * DELETE /v1/user2 and /v1/user (A.2 self-deletion): `request=true` mails a code to the caller's
+ * own address; then `verification_code` deletes the account.
+ */
+export const SelfDeleteQuerySchema = z.object({
+  request: z.enum(['true', 'false']).optional(),
+  verification_code: z.string().trim().max(16).optional(),
+});
+export type SelfDeleteQuery = z.infer<typeof SelfDeleteQuerySchema>;
+
 /** The sign-up form: e-mail, password, confirm and the terms box, checked in the spec's order. */
 export const SignUpFormSchema = z
   .object({

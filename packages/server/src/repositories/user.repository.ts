@@ -317,3 +317,26 @@ export async function releaseNodesOf(db: Db, userId: string): Promise<void> {
 export async function deleteUserRow(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('users').where('user_id', '=', userId).execute();
 }
+
+/** Whether a super admin other than `userId` exists (by the flag or by the role). */
+export async function hasOtherSuperAdmin(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('users.user_id')
+    .where('users.user_id', '<>', userId)
+    .where((eb) =>
+      eb.or([
+        eb('users.super_admin', '=', 1),
+        eb.exists(
+          eb
+            .selectFrom('user_roles')
+            .select('user_roles.user_id')
+            .whereRef('user_roles.user_id', '=', 'users.user_id')
+            .where('user_roles.role', '=', 'super_admin'),
+        ),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,4 +1,5 @@
 import {
+  API_PATHS,
   AdminUserSchema,
   CreateUserBodySchema,
   CreateUserResponseSchema,
@@ -8,6 +9,7 @@ import {
   DeleteUserQuerySchema,
   MESSAGES,
   SERVER_MESSAGES,
+  SelfDeleteQuerySchema,
   SuccessBodySchema,
   UpdateUserBodySchema,
   UserListQuerySchema,
@@ -47,7 +49,11 @@ const addRoleToFailure: onSendHookHandler = (request, reply, payload, done) => {
   }
 };
 
-/** `admin/user2` (super admins): create with invitation, list, update, two-step delete; custom data. */
+/**
+ * `admin/user2` (super admins): create with invitation, list, update, two-step delete; custom data.
+ * Also the signed-in user's own two-step deletion (DELETE /v1/user2, /v1/user), which shares the
+ * deletion code path.
+ */
 export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (
   app,
   { auth, users },
@@ -139,6 +145,31 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (
       return { status: 'success' as const, description: MESSAGES.userDeleted };
     },
   );
+
+  for (const path of [API_PATHS.user, API_PATHS.user2]) {
+    app.delete(
+      path,
+      {
+        preValidation: requireAuth(auth, 'user.self'),
+        schema: {
+          tags: ['accounts'],
+          summary:
+            "Delete one's own account: request=true mails a 6-digit code to the caller's address; then verification_code deletes the account and ends every session (the last super admin is refused)",
+          querystring: SelfDeleteQuerySchema,
+          response: { 200: SuccessBodySchema },
+        },
+      },
+      async (request) => {
+        const actor = authOf(request).user;
+        if (request.query.request === 'true') {
+          await users.requestSelfDelete(actor);
+          return { status: 'success' as const, description: SERVER_MESSAGES.userDeleteCodeSent };
+        }
+        await users.deleteSelf(request.query.verification_code, actor);
+        return { status: 'success' as const, description: MESSAGES.accountDeleted };
+      },
+    );
+  }
 
   app.get(
     '/v1/admin/custom_data',

@@ -31,6 +31,7 @@ import {
   findAdminUser,
   findUserById,
   findUserByName,
+  hasOtherSuperAdmin,
   insertUser,
   listAdminUsers,
   nodesHeldBy,
@@ -85,6 +86,11 @@ function codeFailure(reason: 'invalid' | 'expired' | 'exhausted'): AppError {
         ERROR_CODES.userDeleteCodeIncorrect,
       );
   }
+}
+
+/** A super admin by flag or by role (the two are kept in step, but either one counts). */
+function isSuperAdmin(row: AdminUserRow): boolean {
+  return row.super_admin === 1 || row.roles.includes('super_admin');
 }
 
 function parseValue(text: string): unknown {
@@ -146,6 +152,8 @@ function profileFields(body: Partial<UserProfileFields>): Partial<UserProfileFie
  */
 export class UserService {
   private readonly clock: () => number;
+  /** The tail of the queue of super admins' self-deletions (see oneSuperAdminExitAtATime). */
+  private superAdminExits: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -319,18 +327,22 @@ export class UserService {
     const row = await this.requireUser(userName);
     if (row.user_id === actor.userId)
       throw badRequest(SERVER_MESSAGES.selfDeletion, ERROR_CODES.selfOperation);
-    if (row.super_admin === 1 || row.roles.includes('super_admin'))
+    if (isSuperAdmin(row))
       throw badRequest(SERVER_MESSAGES.superAdminDeletion, ERROR_CODES.superAdminDeletion);
     return row;
   }
 
+  /** Codes are bound to who asks and whom they delete (the same user for a self-deletion). */
   private deleteSubject(actor: AuthUser, target: AdminUserRow): string {
     return `${actor.userId}:${target.user_id}`;
   }
 
-  /** Step one of a deletion: mails a 6-digit code to the admin who asks (A.3). */
-  async requestDelete(userName: string, actor: AuthUser): Promise<void> {
-    const target = await this.deletable(userName, actor);
+  /** Mails a fresh deletion code, valid for ten minutes, to the one who asks for it. */
+  private async mailDeleteCode(
+    actor: AuthUser,
+    target: AdminUserRow,
+    mail: { subject: string; reason: string },
+  ): Promise<void> {
     const code = await this.deps.codes.issue(
       'user_delete',
       this.deleteSubject(actor, target),
@@ -338,9 +350,9 @@ export class UserService {
     );
     await this.deps.messaging.sendMail({
       to: actor.userName,
-      subject: 'Confirm deleting a Fleetdeck user',
+      subject: mail.subject,
       text: [
-        `You asked to delete the user ${target.user_name}.`,
+        mail.reason,
         '',
         `Your verification code is ${code}`,
         '',
@@ -351,14 +363,12 @@ export class UserService {
   }
 
   /**
-   * Step two: with the right code, deletes the account. Its sessions are revoked first, its nodes
-   * lose their user (with the claimed-node statistics updated), and the account's registration
-   * is taken out of the daily rollup, as a rebuild from the users table would.
+   * The second step both deletions share: with the right code, deletes the account. Its sessions
+   * are revoked first, its nodes lose their user (with the claimed-node statistics updated), and
+   * the account's registration is taken out of the daily rollup, as a rebuild from the users
+   * table would.
    */
-  async delete(userName: string, code: string | undefined, actor: AuthUser): Promise<void> {
-    if (!code)
-      throw badRequest(SERVER_MESSAGES.userDeleteCodeMissing, ERROR_CODES.userDeleteCodeMissing);
-    const target = await this.deletable(userName, actor);
+  private async deleteWithCode(actor: AuthUser, target: AdminUserRow, code: string): Promise<void> {
     const check = await this.deps.codes.consume(
       'user_delete',
       this.deleteSubject(actor, target),
@@ -374,6 +384,68 @@ export class UserService {
       await deleteUserRow(trx, target.user_id);
       await recordUsersCreated(trx, -1, target.created_at);
     });
+  }
+
+  /** Step one of a deletion: mails a 6-digit code to the admin who asks (A.3). */
+  async requestDelete(userName: string, actor: AuthUser): Promise<void> {
+    const target = await this.deletable(userName, actor);
+    await this.mailDeleteCode(actor, target, {
+      subject: 'Confirm deleting a Fleetdeck user',
+      reason: `You asked to delete the user ${target.user_name}.`,
+    });
+  }
+
+  /** Step two: with the right code, deletes the account (see deleteWithCode). */
+  async delete(userName: string, code: string | undefined, actor: AuthUser): Promise<void> {
+    if (!code)
+      throw badRequest(SERVER_MESSAGES.userDeleteCodeMissing, ERROR_CODES.userDeleteCodeMissing);
+    const target = await this.deletable(userName, actor);
+    await this.deleteWithCode(actor, target, code);
+  }
+
+  /** The caller's own account, unless it is the last super admin (who would lock everyone out). */
+  private async selfDeletable(actor: AuthUser): Promise<AdminUserRow> {
+    const row = await findAdminUser(this.db, actor.userName);
+    if (!row || row.user_id !== actor.userId)
+      throw notFound(SERVER_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
+    if (isSuperAdmin(row) && !(await hasOtherSuperAdmin(this.db, row.user_id)))
+      throw badRequest(SERVER_MESSAGES.lastSuperAdminSelfDeletion, ERROR_CODES.superAdminDeletion);
+    return row;
+  }
+
+  /** Step one of deleting one's own account: mails a 6-digit code to the caller (A.2). */
+  async requestSelfDelete(actor: AuthUser): Promise<void> {
+    const self = await this.selfDeletable(actor);
+    await this.mailDeleteCode(actor, self, {
+      subject: 'Confirm deleting your Fleetdeck account',
+      reason: `You asked to delete your Fleetdeck account ${self.user_name}. This signs you out everywhere, releases the devices you claimed and cannot be undone.`,
+    });
+  }
+
+  /**
+   * Step two: with the right code (bound to the caller), deletes the caller's own account. Super
+   * admins leave one at a time, each checking again that another remains, so two super admins
+   * confirming at once cannot both go.
+   */
+  async deleteSelf(code: string | undefined, actor: AuthUser): Promise<void> {
+    if (!code)
+      throw badRequest(SERVER_MESSAGES.userDeleteCodeMissing, ERROR_CODES.userDeleteCodeMissing);
+    const self = await this.selfDeletable(actor);
+    if (!isSuperAdmin(self)) return this.deleteWithCode(actor, self, code);
+    await this.oneSuperAdminExitAtATime(async () =>
+      this.deleteWithCode(actor, await this.selfDeletable(actor), code),
+    );
+  }
+
+  /**
+   * Runs super admins' self-deletions one after another, so the last-super-admin check and the
+   * deletion never interleave with another's. The queue is in memory, which is right for the
+   * default single process (like the limiters of ADR 3); several instances would need a lock.
+   */
+  private oneSuperAdminExitAtATime(task: () => Promise<void>): Promise<void> {
+    const run = this.superAdminExits.then(task);
+    this.superAdminExits = run.catch(() => undefined);
+    return run;
   }
 
   private async customDataUser(query: CustomDataQuery): Promise<string> {

@@ -20,6 +20,7 @@ import { CHANGE_PASSWORD_PATH } from '../../../lib/paths';
 import { useCurrentUser } from '../api/current-user.query';
 import { useUpdateUserSettings } from '../api/user-settings.mutation';
 import { AuthenticatorSettings } from '../components/authenticator-settings';
+import { DeleteAccountSection } from '../components/delete-account-section';
 import { PhoneMfaSettings } from '../components/phone-mfa-settings';
 import { useSessionUser } from '../components/session-user';
 import { successToast } from '../toast';
@@ -37,8 +38,8 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * /home/userinfo/ (access §2 lists it empty): the signed-in user's own profile — name, e-mail,
- * roles, sign-in security (SMS MFA with the phone, authenticator app) and a link to change the
- * password.
+ * roles, sign-in security (SMS MFA with the phone, authenticator app), a link to change the
+ * password, and deleting the account.
  */
 export function UserInfoRoute() {
   useDocumentTitle('My profile · Fleetdeck');
@@ -155,6 +156,8 @@ export function UserInfoRoute() {
           <AuthenticatorSettings user={user} />
         </Stack>
       </Paper>
+
+      <DeleteAccountSection email={user.email} />
     </Stack>
   );
 }
