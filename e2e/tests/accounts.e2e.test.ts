@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { LABELS, MESSAGES } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +16,7 @@ import {
   type RunningServer,
 } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
+import { copyWebBuild } from '../helpers/web-copy.js';
 
 /**
  * Self-service accounts against a built server whose mail goes over SMTP to a real smtp-server.
@@ -35,10 +34,8 @@ let smtp: SmtpCapture;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let adminToken: string;
-// A private copy of the web build, so another build in the same checkout cannot swap chunks
-// under the running test.
 let webCopy: string;
-const WEB_DIST = path.resolve(import.meta.dirname, '../../packages/web/dist');
+let removeWebCopy: (() => void) | undefined;
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -73,8 +70,7 @@ async function fetchProfile(baseUrl: string, token: string): Promise<{ mfa: bool
 }
 
 beforeAll(async () => {
-  webCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-e2e-web-'));
-  fs.cpSync(WEB_DIST, webCopy, { recursive: true });
+  ({ dir: webCopy, remove: removeWebCopy } = copyWebBuild());
   smtp = await startSmtpCapture();
   server = await startServer({
     SMTP_URL: smtp.url,
@@ -93,7 +89,7 @@ afterAll(async () => {
   await closeBrowser?.();
   await server?.stop();
   await smtp?.close();
-  fs.rmSync(webCopy, { recursive: true, force: true });
+  removeWebCopy?.();
 });
 
 describe('self-service accounts', () => {

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
+import { copyWebBuild } from '../helpers/web-copy.js';
 
 /**
  * The operations tabs of Deployment Settings against a real server: Upgrade APIs, Privacy Policy
@@ -16,7 +17,6 @@ import { signIn } from '../helpers/session.js';
  * "newer" than the open tab by rewriting that copy's version.json.
  */
 const SHOTS = '/tmp/shots-ops';
-const WEB_DIST = path.resolve(import.meta.dirname, '../../packages/web/dist');
 
 let server: RunningServer;
 let token: string;
@@ -25,6 +25,7 @@ let closeBrowser: () => Promise<void>;
 let context: BrowserContext;
 let page: Page;
 let webCopy: string;
+let removeWebCopy: (() => void) | undefined;
 let builtVersion: string;
 
 function certificate(subject: string): { cert: string; key: string } {
@@ -80,8 +81,7 @@ const openTab = async (tab: string, heading: string) => {
 };
 
 beforeAll(async () => {
-  webCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-e2e-web-'));
-  fs.cpSync(WEB_DIST, webCopy, { recursive: true });
+  ({ dir: webCopy, remove: removeWebCopy } = copyWebBuild());
   builtVersion = (
     JSON.parse(fs.readFileSync(path.join(webCopy, 'version.json'), 'utf8')) as { version: string }
   ).version;
@@ -93,7 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeBrowser?.();
   await server?.stop();
-  fs.rmSync(webCopy, { recursive: true, force: true });
+  removeWebCopy?.();
 });
 beforeEach(async () => {
   context = await newContext(browser, server.url);

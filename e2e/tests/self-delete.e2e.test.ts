@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { MESSAGES, SERVER_MESSAGES, formatMessage } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import {
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
+import { copyWebBuild } from '../helpers/web-copy.js';
 
 /**
  * An end user deletes their own account from /home/userinfo/ with the code mailed to them, over
@@ -20,16 +19,14 @@ import { signIn } from '../helpers/session.js';
 const SHOTS = '/tmp/shots-self-delete';
 const EMAIL = 'dana.leaving@example.org';
 const PASSWORD = 'Quiet-Harbour-2031';
-const WEB_DIST = path.resolve(import.meta.dirname, '../../packages/web/dist');
 
 let server: RunningServer;
 let smtp: SmtpCapture;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let adminToken: string;
-// A private copy of the web build, so another build in the same checkout cannot swap chunks
-// under the running test.
 let webCopy: string;
+let removeWebCopy: (() => void) | undefined;
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -53,8 +50,7 @@ async function accountExists(userName: string): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  webCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-e2e-web-'));
-  fs.cpSync(WEB_DIST, webCopy, { recursive: true });
+  ({ dir: webCopy, remove: removeWebCopy } = copyWebBuild());
   smtp = await startSmtpCapture();
   server = await startServer({
     SMTP_URL: smtp.url,
@@ -74,7 +70,7 @@ afterAll(async () => {
   await closeBrowser?.();
   await server?.stop();
   await smtp?.close();
-  if (webCopy) fs.rmSync(webCopy, { recursive: true, force: true });
+  removeWebCopy?.();
 });
 
 describe("deleting one's own account", () => {
