@@ -474,3 +474,35 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     });
   });
 });
+
+describe.each(DIALECTS)('invitation sends per admin on %s (S3)', (dialect) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await createTestServer(dialect, { env: { MAIL_SENDS_PER_HOUR: '2' } });
+  });
+  afterAll(async () => server?.close());
+
+  it('caps the invitations one admin sends per hour with 429, creating no user past the cap', async () => {
+    const { accesstoken } = await apiLogin(server.app);
+    const invite = (n: number) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/v1/admin/user2',
+        headers: { authorization: accesstoken },
+        payload: { ...VALID, user_name: `invitee-${n}@fleetdeck.test` },
+      });
+    // Each address is new, so only the per-account cap can stop the third.
+    expect((await invite(1)).statusCode).toBe(201);
+    expect((await invite(2)).statusCode).toBe(201);
+    const third = await invite(3);
+    expect(third.statusCode, third.body).toBe(429);
+    expect(third.json()).toMatchObject({ status: 'failure' });
+    const listed = await server.app.inject({
+      method: 'GET',
+      url: '/v1/admin/user2?user_name=invitee-3@fleetdeck.test',
+      headers: { authorization: accesstoken },
+    });
+    expect(JSON.stringify(listed.json())).not.toContain('invitee-3@fleetdeck.test');
+  });
+});

@@ -220,7 +220,13 @@ export class UserService {
     }
     if (passwordHash) return { userId, invited: false };
     try {
-      await this.sendInvitation(body.user_name, body.first_name ?? '', body.last_name ?? '', roles);
+      await this.sendInvitation(
+        body.user_name,
+        body.first_name ?? '',
+        body.last_name ?? '',
+        roles,
+        actor?.userId,
+      );
     } catch (error) {
       await this.db.transaction().execute(async (trx) => {
         await deleteUserRow(trx, userId);
@@ -240,6 +246,8 @@ export class UserService {
     firstName: string,
     lastName: string,
     roles: readonly Role[],
+    /** The inviting admin: invitations count toward their hourly send cap too. */
+    invitedBy: string | undefined,
   ): Promise<void> {
     const subject = userName.toLowerCase();
     const code = await this.deps.codes.issue('forgot_password', subject, INVITE_CODE_TTL_SECONDS);
@@ -253,7 +261,12 @@ export class UserService {
       link,
       dashboard_url: this.deps.publicUrl,
     });
-    await this.deps.messaging.sendMail({ to: subject, ...mail, purpose: 'invite' });
+    await this.deps.messaging.sendMail({
+      to: subject,
+      ...mail,
+      purpose: 'invite',
+      ...(invitedBy ? { account: invitedBy } : {}),
+    });
   }
 
   /** A page of users by user name (see GET /v1/admin/user2). */
@@ -350,6 +363,7 @@ export class UserService {
     );
     await this.deps.messaging.sendMail({
       to: actor.userName,
+      account: actor.userId,
       subject: mail.subject,
       text: [
         mail.reason,
