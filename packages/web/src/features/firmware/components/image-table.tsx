@@ -1,10 +1,11 @@
 import type { OtaImage } from '@fleetdeck/contract';
-import { Anchor, Button, Group, Skeleton, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { FIRMWARE_LABELS } from '../labels';
 import { formatListDate } from '../../ota/model/job-dates';
 import { imageDetailsPath, type ImageModeConfig } from '../model/image-modes';
+import { SkeletonRows } from '../../../components/skeleton-rows';
 
 export interface ImageAction {
   label: string;
@@ -60,16 +61,7 @@ export function ImageTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {images === undefined &&
-            Array.from({ length: skeletonRows }, (_, index) => (
-              <Table.Tr key={index}>
-                {columns.map((column) => (
-                  <Table.Td key={column}>
-                    <Skeleton height={14} radius="sm" />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
+          {images === undefined && <SkeletonRows rows={skeletonRows} columns={columns.length} />}
           {images?.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={columns.length}>

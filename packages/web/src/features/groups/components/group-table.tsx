@@ -1,8 +1,9 @@
 import type { NodeGroup } from '@fleetdeck/contract';
-import { Anchor, Skeleton, Table, Text } from '@mantine/core';
+import { Anchor, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { GROUP_LABELS } from '../labels';
 import { groupDetailsPath, groupDisplayName } from '../model/group-form';
+import { SkeletonRows } from '../../../components/skeleton-rows';
 
 /** The Device Groups table: Name (links to the details), Group Id, Description. */
 export function GroupTable({
@@ -31,16 +32,7 @@ export function GroupTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {groups === undefined &&
-            Array.from({ length: skeletonRows }, (_, index) => (
-              <Table.Tr key={index}>
-                {[0, 1, 2].map((cell) => (
-                  <Table.Td key={cell}>
-                    <Skeleton height={14} radius="sm" />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
+          {groups === undefined && <SkeletonRows rows={skeletonRows} columns={3} />}
           {groups?.map((group) => (
             <Table.Tr key={group.group_id} data-group-id={group.group_id}>
               <Table.Td>

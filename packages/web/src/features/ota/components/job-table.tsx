@@ -1,5 +1,5 @@
 import type { OtaJob } from '@fleetdeck/contract';
-import { Anchor, Button, Skeleton, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Button, Table, Text, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 import { OTA_LABELS } from '../labels';
 import { formatListDate } from '../model/job-dates';
@@ -7,6 +7,7 @@ import { cancelledAt, jobRowAction } from '../model/job-display';
 import type { JobModeConfig } from '../model/job-mode';
 import type { JobAction } from './job-action-modal';
 import { JobStatusBadge } from './job-status-badge';
+import { SkeletonRows } from '../../../components/skeleton-rows';
 
 function ActionCell({
   job,
@@ -100,16 +101,7 @@ export function JobTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {jobs === undefined &&
-            Array.from({ length: skeletonRows }, (_, row) => (
-              <Table.Tr key={row}>
-                {columns.map((column) => (
-                  <Table.Td key={column}>
-                    <Skeleton height={14} radius="sm" />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
+          {jobs === undefined && <SkeletonRows rows={skeletonRows} columns={columns.length} />}
           {jobs?.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={columns.length}>

@@ -1,9 +1,10 @@
 import { MESSAGES, type AdminUser } from '@fleetdeck/contract';
-import { Anchor, Badge, Group, Skeleton, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { USER_LABELS } from '../labels';
 import { roleLabel } from '../model/user-form';
 import { userDetailsPath } from '../model/user-search';
+import { SkeletonRows } from '../../../components/skeleton-rows';
 
 /** The User Registration table: User Name (links to the details), User Id, Role. */
 export function UserTable({
@@ -24,16 +25,7 @@ export function UserTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {users === undefined &&
-            Array.from({ length: skeletonRows }, (_, index) => (
-              <Table.Tr key={index}>
-                {[0, 1, 2].map((cell) => (
-                  <Table.Td key={cell}>
-                    <Skeleton height={14} radius="sm" />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
+          {users === undefined && <SkeletonRows rows={skeletonRows} columns={3} />}
           {users?.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={3}>
