@@ -30,6 +30,7 @@ import { useChangeCognitoDomain, useCognitoDomain } from '../../api/cognito-doma
 import { useIdentityProviders } from '../../api/identity-providers.query';
 import type { DeploymentTabProps } from '../../tab-registry';
 import { InactivePoolNotice } from '../identity-providers/inactive-pool-notice';
+import { UrlList } from '../../components/url-list';
 
 const toast = (message: string) =>
   notifications.show({ color: 'fleet', message, autoClose: TOAST_AUTO_CLOSE_MS });
@@ -279,13 +280,7 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
                     ) : (
                       <>
                         <Table.Td>
-                          <Stack gap={2}>
-                            {client.callback_urls.map((url) => (
-                              <Text key={url} size="sm" style={{ wordBreak: 'break-all' }}>
-                                {url}
-                              </Text>
-                            ))}
-                          </Stack>
+                          <UrlList urls={client.callback_urls} />
                         </Table.Td>
                         <Table.Td>
                           <Group gap={4}>

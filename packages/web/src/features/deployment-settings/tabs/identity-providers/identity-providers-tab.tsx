@@ -38,6 +38,7 @@ import {
 import { useIdentityProviders } from '../../api/identity-providers.query';
 import type { DeploymentTabProps } from '../../tab-registry';
 import { InactivePoolNotice } from './inactive-pool-notice';
+import { UrlList } from '../../components/url-list';
 
 const TYPE_LABELS: Record<IdentityProviderType, string> = {
   Google: 'Google',
@@ -231,13 +232,7 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
                     {provider.client_secret ?? provider.private_key ?? ''}
                   </Table.Td>
                   <Table.Td>
-                    <Stack gap={2}>
-                      {provider.callback_urls.map((url) => (
-                        <Text key={url} size="sm" style={{ wordBreak: 'break-all' }}>
-                          {url}
-                        </Text>
-                      ))}
-                    </Stack>
+                    <UrlList urls={provider.callback_urls} />
                   </Table.Td>
                   <Table.Td>
                     <Badge color={provider.enabled ? 'teal' : 'gray'} variant="light">
