@@ -2,7 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeInfo } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { Database } from '../src/db/schema.js';
+import { createLogger } from '../src/logger.js';
 import { rebuildCounters, readCounter } from '../src/repositories/node.repository.js';
+import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect) => {
@@ -42,6 +46,41 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
   });
   afterAll(async () => {
     await server.close();
+  });
+
+  it('commits what a QoS 1 acknowledgement waits for without waiting out the flush interval, in few batches', async () => {
+    // A database handle that counts the transactions the ingest opens.
+    let transactions = 0;
+    const db = server.database.db;
+    const counting = new Proxy(db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property === 'transaction') transactions += 1;
+        return typeof value === 'function'
+          ? (value as (...args: unknown[]) => unknown).bind(target)
+          : value;
+      },
+    }) as Kysely<Database>;
+    const ingest = new NodeIngestService(
+      counting,
+      server.services.nodes,
+      server.services.nodeEvents,
+      createLogger('silent'),
+      { flushIntervalMs: 60_000, durableDelayMs: 2 },
+    );
+    const started = Date.now();
+    const waits: Promise<void>[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      ingest.nodeParams('A5', { AC: { Temperature: 16 + (i % 10) } }, false, started + i);
+      waits.push(ingest.whenDurable());
+    }
+    await Promise.all(waits);
+    // Far inside the 60 s interval: durable waits are written within durableDelayMs.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // 200 acknowledgements in the same moment share one batch (group commit), not 200.
+    expect(transactions).toBeLessThanOrEqual(2);
+    expect((await info('A5')).params).toMatchObject({ AC: { Temperature: 16 + (199 % 10) } });
+    await ingest.flush();
   });
 
   it('turns connect and disconnect into online and offline with the change time', async () => {

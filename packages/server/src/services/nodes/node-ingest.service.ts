@@ -72,11 +72,21 @@ export interface ParamsWatcher {
 export interface IngestOptions {
   /** Longest time a message waits before its batch is written. */
   flushIntervalMs: number;
+  /**
+   * How long a batch that someone waits on (a QoS 1 PUBACK, `whenDurable`) gathers more messages
+   * before it is written. While a batch is being written, new messages wait for that commit and
+   * then go together in the next one (group commit), so under load batches stay large.
+   */
+  durableDelayMs: number;
   /** A batch is written at once when this many nodes are pending. */
   maxPendingNodes: number;
 }
 
-const DEFAULT_OPTIONS: IngestOptions = { flushIntervalMs: 50, maxPendingNodes: 2000 };
+const DEFAULT_OPTIONS: IngestOptions = {
+  flushIntervalMs: 50,
+  durableDelayMs: 2,
+  maxPendingNodes: 2000,
+};
 /** Diagnostics reports waiting beyond this are dropped (counted) instead of buffered. */
 const MAX_PENDING_DIAGNOSTICS = 20_000;
 const RESET_USER_ID = 'esp-rmaker';
@@ -95,8 +105,9 @@ export function mergeParams(base: ParamsPayload, change: ParamsPayload): ParamsP
 
 /**
  * The gateway's way into the database. Calls return at once; per-node updates are coalesced in
- * memory and written in one transaction per batch (every `flushIntervalMs`, or sooner when many
- * nodes are pending), so ingest keeps up with the fleet. Connectivity is guarded by the session
+ * memory and written in one transaction per batch (every `flushIntervalMs`; within
+ * `durableDelayMs` when a QoS 1 acknowledgement waits, group-committed behind a running write; at
+ * once when many nodes are pending), so ingest keeps up with the fleet. Connectivity is guarded by the session
  * number: a disconnect of an older connection never overrides a newer connect.
  */
 export class NodeIngestService implements NodeGatewayPort {
@@ -114,6 +125,10 @@ export class NodeIngestService implements NodeGatewayPort {
   private waiters: Array<() => void> = [];
   private writing = false;
   private chain: Promise<void> = Promise.resolve();
+  /** When the scheduled batch write is due (epoch ms), while `timer` is set. */
+  private timerDue = 0;
+  /** The timer fired during a write: write the next batch as soon as that one commits. */
+  private flushAfterWrite = false;
   private readonly options: IngestOptions;
 
   constructor(
@@ -215,7 +230,7 @@ export class NodeIngestService implements NodeGatewayPort {
     if (!this.hasPending()) return this.writing ? this.chain : Promise.resolve();
     return new Promise((resolve) => {
       this.waiters.push(resolve);
-      this.schedule();
+      this.schedule(this.options.durableDelayMs);
     });
   }
 
@@ -268,15 +283,22 @@ export class NodeIngestService implements NodeGatewayPort {
     return entry;
   }
 
-  private schedule(): void {
+  /** Writes the pending batch within `delayMs` (sooner if already due), or at once when full. */
+  private schedule(delayMs = this.options.flushIntervalMs): void {
     if (this.pending.size >= this.options.maxPendingNodes) {
       void this.flush();
       return;
     }
-    this.timer ??= setTimeout(() => {
+    const due = Date.now() + delayMs;
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
-    }, this.options.flushIntervalMs);
+      // A batch is being written: what arrived meanwhile goes right after its commit, together.
+      if (this.writing) this.flushAfterWrite = true;
+      else void this.flush();
+    }, delayMs);
   }
 
   private hasPending(): boolean {
@@ -336,6 +358,10 @@ export class NodeIngestService implements NodeGatewayPort {
       setTimeout(() => void this.flush(), 1000).unref();
     } finally {
       this.writing = false;
+      if (this.flushAfterWrite) {
+        this.flushAfterWrite = false;
+        if (this.hasPending()) void this.flush();
+      }
     }
   }
 
