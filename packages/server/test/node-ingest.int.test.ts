@@ -2,8 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeInfo } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
-import type { Database } from '../src/db/schema.js';
 import { createLogger } from '../src/logger.js';
 import { rebuildCounters, readCounter } from '../src/repositories/node.repository.js';
 import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
@@ -60,7 +58,7 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
           ? (value as (...args: unknown[]) => unknown).bind(target)
           : value;
       },
-    }) as Kysely<Database>;
+    });
     const ingest = new NodeIngestService(
       counting,
       server.services.nodes,
