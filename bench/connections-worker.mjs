@@ -1,7 +1,7 @@
 // Node process of connections.mjs: connects its share of nodes (each subscribed to its own
 // node/<id>/params/remote), holds them, and after the server dies reconnects each one after a
-// random 0–3 s delay, retrying on failure.
-import mqtt from 'mqtt';
+// random 0–3 s delay, retrying on failure. Devices speak through the small client in mqtt-lite.mjs.
+import { connectLite } from './mqtt-lite.mjs';
 
 const JITTER_MS = 3_000;
 const RETRY_MS = 500;
@@ -19,35 +19,24 @@ let reconnectFailures = 0;
 let online = 0;
 
 /** One connect + subscribe attempt; resolves to the client or null. */
-function connectOnce(index) {
-  return new Promise((resolve) => {
-    const { node_id: nodeId, mqtt_password: password } = nodes[index];
-    const client = mqtt.connect(url, {
+async function connectOnce(index) {
+  const { node_id: nodeId, mqtt_password: password } = nodes[index];
+  let client;
+  try {
+    client = await connectLite(url, {
       clientId: nodeId,
       username: nodeId,
       password,
       keepalive: 120,
-      reconnectPeriod: 0,
-      connectTimeout: 30_000,
     });
-    const fail = () => {
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      client.end(true);
-      resolve(null);
-    };
-    client.once('error', fail);
-    client.once('close', fail);
-    client.once('connect', () => {
-      client.subscribe(`node/${nodeId}/params/remote`, { qos: 1 }, (error, granted) => {
-        if (error || !granted?.length || granted[0].qos === 128) return fail();
-        client.removeAllListeners();
-        client.on('error', () => undefined);
-        client.once('close', () => onLost(index));
-        resolve(client);
-      });
-    });
-  });
+    const granted = await client.subscribe(`node/${nodeId}/params/remote`, 1);
+    if (granted === 128) throw new Error('subscription refused');
+  } catch {
+    client?.destroy();
+    return null;
+  }
+  client.onClose = () => onLost(index);
+  return client;
 }
 
 function onLost(index) {
@@ -102,7 +91,11 @@ process.on('message', async (message) => {
     process.send({ type: 'status', online, reconnectAttempts, reconnectFailures });
   } else if (message.type === 'close') {
     closing = true;
-    await Promise.all(clients.filter(Boolean).map((c) => c.endAsync(true).catch(() => undefined)));
+    for (const client of clients) {
+      if (client) client.onClose = null;
+      client?.end();
+    }
+    await sleep(100);
     process.exit(0);
   }
 });

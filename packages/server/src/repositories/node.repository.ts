@@ -1,6 +1,8 @@
 import type { NodeStatus } from '@fleetdeck/contract';
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { selectValueRows } from '../db/database.js';
 import type { Database, NodeFacetCountsTable, NodesTable } from '../db/schema.js';
+import { runFixedQuery } from '../db/raw-query.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -33,90 +35,153 @@ function prefixUpperBound(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
-function applyFilter<O>(
-  query: SelectQueryBuilder<Database, 'nodes', O>,
-  filter: NodeFilter,
-): SelectQueryBuilder<Database, 'nodes', O> {
-  let q = query;
-  if (filter.nodeId !== undefined) q = q.where('nodes.node_id', '=', filter.nodeId);
+/**
+ * The conditions of a filter, as SQL fragments joined with `and`. The node lists are the hottest
+ * read of the API, so they are written as SQL templates (a few µs to compile) rather than built
+ * as a query tree on every request.
+ */
+function filterConditions(filter: NodeFilter): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = [];
+  if (filter.nodeId !== undefined) conditions.push(sql`nodes.node_id = ${filter.nodeId}`);
   if (filter.search) {
-    q = q
-      .where('nodes.node_id', '>=', filter.search)
-      .where('nodes.node_id', '<', prefixUpperBound(filter.search));
+    conditions.push(
+      sql`nodes.node_id >= ${filter.search}`,
+      sql`nodes.node_id < ${prefixUpperBound(filter.search)}`,
+    );
   }
-  if (filter.status === 'online') q = q.where('nodes.connected', '=', 1);
-  if (filter.status === 'offline') q = q.where('nodes.connected', '=', 0);
-  if (filter.status === 'not_activated') q = q.where('nodes.connected', 'is', null);
-  if (filter.type !== undefined) q = q.where('nodes.type', '=', filter.type);
-  if (filter.model !== undefined) q = q.where('nodes.model', '=', filter.model);
-  if (filter.fwVersion !== undefined) q = q.where('nodes.fw_version', '=', filter.fwVersion);
-  if (filter.city !== undefined) q = q.where('nodes.city', '=', cityKey(filter.city));
-  if (filter.serial !== undefined) q = q.where('nodes.serial', '=', serialKey(filter.serial));
+  if (filter.status === 'online') conditions.push(sql`nodes.connected = 1`);
+  if (filter.status === 'offline') conditions.push(sql`nodes.connected = 0`);
+  if (filter.status === 'not_activated') conditions.push(sql`nodes.connected is null`);
+  if (filter.type !== undefined) conditions.push(sql`nodes.type = ${filter.type}`);
+  if (filter.model !== undefined) conditions.push(sql`nodes.model = ${filter.model}`);
+  if (filter.fwVersion !== undefined) conditions.push(sql`nodes.fw_version = ${filter.fwVersion}`);
+  if (filter.city !== undefined) conditions.push(sql`nodes.city = ${cityKey(filter.city)}`);
+  if (filter.serial !== undefined) conditions.push(sql`nodes.serial = ${serialKey(filter.serial)}`);
   if (filter.userId !== undefined) {
     // The user's nodes: claimed (primary user) or shared with them and still in force, i.e.
     // granted by the node's current primary user under its current claim (sharing.repository).
     // One id list from two index lookups, so both databases read only the user's nodes.
-    const userId = filter.userId;
-    q = q.where('nodes.node_id', 'in', (eb) =>
-      eb
-        .selectFrom('nodes as p')
-        .select('p.node_id')
-        .where('p.primary_user_id', '=', userId)
-        .union(
-          eb
-            .selectFrom('node_shares as s')
-            .innerJoin('nodes as n', (join) =>
-              join
-                .onRef('n.node_id', '=', 's.node_id')
-                .onRef('n.primary_user_id', '=', 's.granted_by')
-                .onRef('n.claimed_at', '=', 's.granted_claim'),
-            )
-            .select('s.node_id')
-            .where('s.user_id', '=', userId),
-        ),
-    );
+    conditions.push(sql`nodes.node_id in (
+      select p.node_id from nodes as p where p.primary_user_id = ${filter.userId}
+      union
+      select s.node_id from node_shares as s
+        inner join nodes as n on n.node_id = s.node_id and n.primary_user_id = s.granted_by
+          and n.claimed_at = s.granted_claim
+        where s.user_id = ${filter.userId})`);
   }
-
   if (filter.tag !== undefined) {
-    const tag = filter.tag;
-    q = q.where('nodes.node_id', 'in', (eb) =>
-      eb.selectFrom('node_tags').select('node_tags.node_id').where('node_tags.tag', '=', tag),
+    conditions.push(
+      sql`nodes.node_id in (select node_tags.node_id from node_tags where node_tags.tag = ${filter.tag})`,
     );
   }
-  return q;
+  return conditions;
+}
+
+/** ` where a and b …`, or nothing when there is no condition. */
+function whereAll(conditions: readonly RawBuilder<unknown>[]): RawBuilder<unknown> {
+  return conditions.length === 0 ? sql`` : sql` where ${sql.join(conditions, sql` and `)}`;
+}
+
+/** What a list shows of a node: what the NodeInfo presenter reads, never credential hashes. */
+export type NodeListRow = Pick<
+  NodesTable,
+  | 'node_id'
+  | 'name'
+  | 'type'
+  | 'model'
+  | 'fw_version'
+  | 'tags'
+  | 'registered_at'
+  | 'activated_at'
+  | 'connected'
+  | 'conn_changed_at'
+  | 'config_updated_at'
+  | 'last_activity_at'
+  | 'primary_user_id'
+  | 'config'
+  | 'params'
+>;
+
+/** The select list of a node list, in `ListValues` order. */
+const LIST_COLUMNS = [
+  'node_id',
+  'name',
+  'type',
+  'model',
+  'fw_version',
+  'tags',
+  'registered_at',
+  'activated_at',
+  'connected',
+  'conn_changed_at',
+  'config_updated_at',
+  'last_activity_at',
+  'primary_user_id',
+  'config',
+  'params',
+] as const;
+
+/** One list row as the values of `LIST_COLUMNS`, in that order. */
+type ListValues = {
+  readonly [I in keyof typeof LIST_COLUMNS]: NodesTable[(typeof LIST_COLUMNS)[I]];
+};
+
+const LIST_SELECT = LIST_COLUMNS.slice(0, -2).map((column) => `nodes.${column}`);
+// The config and params documents are read only when asked for: they are most of a row's bytes.
+const SELECT_WITHOUT_DOCUMENTS = sql.raw(
+  [...LIST_SELECT, 'null as config', 'null as params'].join(', '),
+);
+const SELECT_WITH_DOCUMENTS = sql.raw([...LIST_SELECT, 'nodes.config', 'nodes.params'].join(', '));
+
+function toListRow(values: ListValues): NodeListRow {
+  return {
+    node_id: values[0],
+    name: values[1],
+    type: values[2],
+    model: values[3],
+    fw_version: values[4],
+    tags: values[5],
+    registered_at: values[6],
+    activated_at: values[7],
+    connected: values[8],
+    conn_changed_at: values[9],
+    config_updated_at: values[10],
+    last_activity_at: values[11],
+    primary_user_id: values[12],
+    config: values[13],
+    params: values[14],
+  };
+}
+
+/** The SQL of one list page (see `listNodes`). */
+function listQuery(
+  filter: NodeFilter,
+  startId: string | undefined,
+  limit: number,
+  withDocuments: boolean,
+): RawBuilder<unknown> {
+  let conditions: RawBuilder<unknown>[];
+  if (isOnlyTag(filter)) {
+    // Walk the (tag, node_id) primary key and stop after one page, instead of collecting every
+    // node with the tag first.
+    const from = startId === undefined ? sql`` : sql` and node_tags.node_id >= ${startId}`;
+    conditions = [
+      sql`nodes.node_id in (select node_tags.node_id from node_tags
+        where node_tags.tag = ${filter.tag}${from} order by node_tags.node_id limit ${limit + 1})`,
+    ];
+  } else {
+    conditions = filterConditions(filter);
+    if (startId !== undefined) conditions.push(sql`nodes.node_id >= ${startId}`);
+  }
+  const select = withDocuments ? SELECT_WITH_DOCUMENTS : SELECT_WITHOUT_DOCUMENTS;
+  return sql`select ${select} from nodes${whereAll(conditions)}
+    order by nodes.node_id limit ${limit + 1}`;
 }
 
 /**
  * One keyset page ordered by node_id: rows with node_id ≥ `startId`, `limit + 1` of them so the
  * caller knows the next cursor. Never an OFFSET scan.
  */
-/** What a list shows of a node: never its credential hashes. */
-export type NodeListRow = Omit<
-  NodesTable,
-  'credential_hash' | 'broker_credential' | 'secret_key_hash'
->;
-
-const LIST_COLUMNS = [
-  'nodes.node_id',
-  'nodes.name',
-  'nodes.type',
-  'nodes.model',
-  'nodes.fw_version',
-  'nodes.city',
-  'nodes.serial',
-  'nodes.tags',
-  'nodes.registered_at',
-  'nodes.activated_at',
-  'nodes.connected',
-  'nodes.conn_changed_at',
-  'nodes.conn_session',
-  'nodes.config_updated_at',
-  'nodes.params_updated_at',
-  'nodes.last_activity_at',
-  'nodes.primary_user_id',
-  'nodes.claimed_at',
-] as const;
-
 export async function listNodes(
   db: Db,
   filter: NodeFilter,
@@ -124,31 +189,12 @@ export async function listNodes(
   limit: number,
   withDocuments: boolean,
 ): Promise<NodeListRow[]> {
-  // The config and params documents are read only when asked for: they are most of a row's bytes.
-  const documents = withDocuments
-    ? [sql<string | null>`nodes.config`.as('config'), sql<string | null>`nodes.params`.as('params')]
-    : [sql<string | null>`null`.as('config'), sql<string | null>`null`.as('params')];
-  let query = db.selectFrom('nodes').select(LIST_COLUMNS).select(documents);
-  if (isOnlyTag(filter)) {
-    // Walk the (tag, node_id) primary key and stop after one page, instead of collecting every
-    // node with the tag first.
-    const tag = filter.tag;
-    query = query.where('nodes.node_id', 'in', (eb) => {
-      let inner = eb
-        .selectFrom('node_tags')
-        .select('node_tags.node_id')
-        .where('node_tags.tag', '=', tag);
-      if (startId !== undefined) inner = inner.where('node_tags.node_id', '>=', startId);
-      return inner.orderBy('node_tags.node_id').limit(limit + 1);
-    });
-  } else {
-    query = applyFilter(query, filter);
-    if (startId !== undefined) query = query.where('nodes.node_id', '>=', startId);
-  }
-  return query
-    .orderBy('nodes.node_id')
-    .limit(limit + 1)
-    .execute();
+  const rows = await selectValueRows<ListValues>(
+    db,
+    listQuery(filter, startId, limit, withDocuments),
+    LIST_COLUMNS,
+  );
+  return rows.map(toListRow);
 }
 
 function isOnlyTag(filter: NodeFilter): filter is NodeFilter & { tag: string } {
@@ -206,11 +252,10 @@ export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
-  const row = await applyFilter(
-    db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')),
-    filter,
-  ).executeTakeFirstOrThrow();
-  return Number(row.n);
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from nodes${whereAll(
+    filterConditions(filter),
+  )}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** The query plan the database chooses for a filtered page (tests assert that indexes are used). */
@@ -219,11 +264,7 @@ export async function explainListNodes(
   filter: NodeFilter,
   postgres: boolean,
 ): Promise<string> {
-  const compiled = applyFilter(db.selectFrom('nodes').selectAll('nodes'), filter)
-    .where('nodes.node_id', '>=', '')
-    .orderBy('nodes.node_id')
-    .limit(11)
-    .compile();
+  const compiled = listQuery(filter, '', 10, false).compile(db);
   const explained = await db.executeQuery<Record<string, unknown>>({
     ...compiled,
     sql: `${postgres ? 'EXPLAIN ' : 'EXPLAIN QUERY PLAN '}${compiled.sql}`,
@@ -238,12 +279,13 @@ export async function findNode(db: Db, nodeId: string): Promise<NodesTable | und
 
 /** The stored credential hash of a node. */
 export async function findNodeCredential(db: Db, nodeId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('nodes')
-    .select('credential_hash')
-    .where('node_id', '=', nodeId)
-    .executeTakeFirst();
-  return row?.credential_hash;
+  // Every device connect runs this: a fixed text, not a query built each time (B2).
+  const { rows } = await runFixedQuery<{ credential_hash: string }>(
+    db,
+    'select credential_hash from nodes where node_id = ?',
+    [nodeId],
+  );
+  return rows[0]?.credential_hash;
 }
 
 /** Which of the given ids exist already. */

@@ -426,6 +426,17 @@ export function offerForJob(db: Db, otaJobId: string) {
   return offerSource(db).where('ota_jobs.ota_job_id', '=', otaJobId).executeTakeFirst();
 }
 
+/** Whether any OTA job is active (nothing to offer a connecting node otherwise). */
+export async function hasActiveJob(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('ota_jobs')
+    .select('ota_job_id')
+    .where('status', '=', 'active')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The newest active job that still has something to offer this node, with its image. */
 export function pendingOfferForNode(db: Db, nodeId: string) {
   return offerSource(db)

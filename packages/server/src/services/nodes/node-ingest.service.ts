@@ -10,6 +10,7 @@ import {
 } from '@fleetdeck/contract';
 import type { Kysely, Transaction } from 'kysely';
 import { lockGroupMembership } from '../../db/dialect.js';
+import { runFixedQuery } from '../../db/raw-query.js';
 import type { Database } from '../../db/schema.js';
 import { refreshAutomaticMembership } from '../../repositories/group.repository.js';
 import type { Logger } from '../../logger.js';
@@ -110,6 +111,19 @@ export function mergeParams(base: ParamsPayload, change: ParamsPayload): ParamsP
  * once when many nodes are pending), so ingest keeps up with the fleet. Connectivity is guarded by the session
  * number: a disconnect of an older connection never overrides a newer connect.
  */
+/** `update nodes` texts by the list of columns set (a few fixed shapes; the names are ours). */
+const nodeUpdateTexts = new Map<string, string>();
+
+function nodeUpdateText(columns: readonly string[]): string {
+  const key = columns.join(',');
+  let text = nodeUpdateTexts.get(key);
+  if (text === undefined) {
+    text = `update nodes set ${columns.map((column) => `${column} = ?`).join(', ')} where node_id = ?`;
+    nodeUpdateTexts.set(key, text);
+  }
+  return text;
+}
+
 export class NodeIngestService implements NodeGatewayPort {
   private pending = new Map<string, PendingNode>();
   private alerts: Array<{ nodeId: string; payload: AlertPayload; at: number }> = [];
@@ -503,7 +517,11 @@ export class NodeIngestService implements NodeGatewayPort {
             reported: entry.params.document,
           });
       }
-      await trx.updateTable('nodes').set(update).where('node_id', '=', nodeId).execute();
+      const columns = Object.keys(update);
+      await runFixedQuery(trx, nodeUpdateText(columns), [
+        ...columns.map((column) => update[column as keyof typeof update]),
+        nodeId,
+      ]);
       if (entry.config) activity.push({ kind: 'node_config_changed', node_id: nodeId });
       if (entry.params) activity.push({ kind: 'node_params_changed', node_id: nodeId });
     }

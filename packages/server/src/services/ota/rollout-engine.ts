@@ -5,6 +5,7 @@ import type { NodeGateway } from '../../gateway/node-gateway.js';
 import type { Logger } from '../../logger.js';
 import {
   findJob,
+  hasActiveJob,
   markOffered,
   offerForJob,
   onlineUnofferedNodes,
@@ -39,7 +40,29 @@ export class RolloutEngine implements JobLifecycleListener {
     private readonly logger: Logger,
   ) {
     events.onConnectivity((event) => {
-      if (event.connected) this.offerPending(event.node_id);
+      if (event.connected) this.connectedSinceCheck(event.node_id);
+    });
+  }
+
+  /** Nodes that connected since the last look for active jobs (a reconnect storm is one look). */
+  private connected = new Set<string>();
+
+  /**
+   * Collects the nodes of one turn of the event loop and asks once whether any job is active:
+   * with none (the common case), a storm of 18,000 connects costs one query instead of 18,000.
+   */
+  private connectedSinceCheck(nodeId: string): void {
+    if (!this.gateway || this.stopped) return;
+    this.connected.add(nodeId);
+    if (this.connected.size > 1) return;
+    setImmediate(() => {
+      const nodeIds = [...this.connected];
+      this.connected.clear();
+      void hasActiveJob(this.db)
+        .then((active) => {
+          if (active) for (const id of nodeIds) this.offerPending(id);
+        })
+        .catch((error: unknown) => this.logger.error({ err: error }, 'OTA offer check failed'));
     });
   }
 
