@@ -119,44 +119,6 @@ async function main(): Promise<void> {
   }, 5 * 60_000);
   statsSnapshot.unref();
 
-  let broker: NodeGateway | undefined;
-  let brokerPort: number | undefined;
-  if (!config.mqttUrl) {
-    // Session numbers start again at 1 with the embedded broker: nobody is connected yet.
-    await services.ingest.resetConnectivity(Date.now());
-    try {
-      const embedded = await startEmbeddedBroker(
-        config.mqttPort,
-        config.host,
-        services.ingest,
-        logger,
-      );
-      broker = embedded;
-      brokerPort = embedded.port;
-      services.identity.setBrokerPort(embedded.port);
-      running.broker = broker;
-    } catch (error) {
-      await database.close();
-      if (isAddressInUse(error)) {
-        fail(
-          `MQTT port ${config.mqttPort} is already in use (another MQTT broker?): set MQTT_PORT to a free port, or MQTT_URL to use that broker.`,
-        );
-      }
-      throw error;
-    }
-  } else {
-    try {
-      broker = await startExternalGateway(config.mqttUrl, services.ingest, logger);
-      running.broker = broker;
-    } catch (error) {
-      await database.close();
-      fail(`MQTT broker: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  if (broker) await services.rollout.attachGateway(broker);
-  // Automation actions set params on nodes through the same gateway.
-  if (broker) services.automations.attachGateway(broker);
   // Upload URLs that never became images are removed with their files.
   const uploadPurge = setInterval(() => {
     services.images
@@ -178,7 +140,6 @@ async function main(): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    await broker?.close();
     await database.close();
     if (isAddressInUse(error))
       fail(
@@ -186,6 +147,50 @@ async function main(): Promise<void> {
       );
     throw error;
   }
+
+  // Devices are let in last, once the process has nothing else to set up: a listener that is open
+  // while start-up still holds the event loop fills the kernel's accept queue in a reconnect storm,
+  // and every node whose SYN is then dropped waits 1, 3, 7, 15 s… before trying again (B3).
+  let broker: NodeGateway | undefined;
+  let brokerPort: number | undefined;
+  if (!config.mqttUrl) {
+    // Session numbers start again at 1 with the embedded broker: nobody is connected yet.
+    await services.ingest.resetConnectivity(Date.now());
+    try {
+      const embedded = await startEmbeddedBroker(
+        config.mqttPort,
+        config.host,
+        services.ingest,
+        logger,
+      );
+      broker = embedded;
+      brokerPort = embedded.port;
+      services.identity.setBrokerPort(embedded.port);
+      running.broker = broker;
+    } catch (error) {
+      await app.close();
+      await database.close();
+      if (isAddressInUse(error)) {
+        fail(
+          `MQTT port ${config.mqttPort} is already in use (another MQTT broker?): set MQTT_PORT to a free port, or MQTT_URL to use that broker.`,
+        );
+      }
+      throw error;
+    }
+  } else {
+    try {
+      broker = await startExternalGateway(config.mqttUrl, services.ingest, logger);
+      running.broker = broker;
+    } catch (error) {
+      await app.close();
+      await database.close();
+      fail(`MQTT broker: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  if (broker) await services.rollout.attachGateway(broker);
+  // Automation actions set params on nodes through the same gateway.
+  if (broker) services.automations.attachGateway(broker);
 
   // The first super admin is created only once both ports are ours, so a generated password is
   // never lost to a start that fails on a busy port.

@@ -13,6 +13,7 @@ import {
 } from './node-acl.js';
 import { outboundMessage, type NodeGateway } from './node-gateway.js';
 import { routeNodeMessage } from './node-message-router.js';
+import { ConnectAdmission } from './connect-admission.js';
 import { MqttPacketSizeGuard } from './packet-size-guard.js';
 
 /** The embedded MQTT broker that appliances connect to when no external broker is configured. */
@@ -25,6 +26,8 @@ export interface EmbeddedBroker extends NodeGateway {
 const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
+/** Pending connections the listener queues (Node's default is 511). */
+const MQTT_LISTEN_BACKLOG = 8192;
 
 function refusal(
   returnCode: typeof SERVER_UNAVAILABLE | typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED,
@@ -152,6 +155,7 @@ export async function startEmbeddedBroker(
   });
 
   broker.on('client', (client) => {
+    admission.finished(client.conn as net.Socket);
     const nodeId = client.id;
     const session = sessionOf.get(client);
     if (session === undefined) return;
@@ -183,9 +187,7 @@ export async function startEmbeddedBroker(
   emitter.on('error', (error: unknown) => log.error({ err: error }, 'mqtt broker error'));
 
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+  const admission = new ConnectAdmission((socket) => {
     broker.handle(socket);
     // Aedes reads with 'readable', so this listener sees each chunk as Aedes reads it without
     // changing the flow; an oversized packet ends the connection before it is buffered.
@@ -196,10 +198,18 @@ export async function startEmbeddedBroker(
       socket.destroy();
     });
   });
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    admission.offer(socket);
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(mqttPort, host, () => {
+      // A reconnect storm brings thousands of connects at once: with Node's default backlog (511)
+      // the kernel drops the surplus SYNs and those nodes retry only after 1, 3, 7… s (B3).
+      // The kernel caps this at net.core.somaxconn.
+      server.listen({ port: mqttPort, host, backlog: MQTT_LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
