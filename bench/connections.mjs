@@ -4,6 +4,7 @@
 // through the API (B2); then SIGKILLs the server, starts it again on the same ports and DATA_DIR
 // while the nodes reconnect with 0–3 s jitter, and times until the API shows all N online and none
 // offline (B3).
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,67 @@ async function closeWorkers(workers) {
   );
 }
 
+/** Forks the workers and connects `nodes` through them; resolves when every worker is done. */
+async function connectWorkers(workers, url, nodes) {
+  for (let i = 0; i < nodes.length; i += NODES_PER_WORKER)
+    workers.push(forkWorker(path.join(HERE, 'connections-worker.mjs'), children));
+  const connectStarted = Date.now();
+  const connected = await Promise.all(
+    workers.map((w, i) =>
+      w.request(
+        {
+          type: 'connect',
+          url,
+          nodes: nodes.slice(i * NODES_PER_WORKER, (i + 1) * NODES_PER_WORKER),
+          concurrency: CONNECT_CONCURRENCY,
+        },
+        'connected',
+      ),
+    ),
+  );
+  return {
+    connectS: (Date.now() - connectStarted) / 1000,
+    connectedCount: connected.reduce((s, c) => s + c.connected, 0),
+    connectFailures: connected.reduce((s, c) => s + c.failures, 0),
+  };
+}
+
+/**
+ * The peer: the same workers against a bare Aedes (no authentication, no ACL, no database) in its
+ * own process; connects/s and RSS per connected node.
+ */
+async function bareAedesRun() {
+  const child = fork(path.join(HERE, 'aedes-bare.mjs'), [], { stdio: 'inherit' });
+  children.add(child);
+  const workers = [];
+  try {
+    const { port } = await new Promise((resolve) => child.once('message', resolve));
+    await sleep(500);
+    const rssBefore = rssOf(child.pid);
+    const nodes = Array.from({ length: NODES }, (_, i) => ({
+      node_id: `B${String(i).padStart(11, '0')}`,
+      mqtt_password: 'unused',
+    }));
+    const run = await connectWorkers(workers, `mqtt://127.0.0.1:${port}`, nodes);
+    await sleep(1000);
+    const rssAfter = rssOf(child.pid);
+    return {
+      connected: run.connectedCount,
+      connect_s: round(run.connectS, 2),
+      connects_per_s: round(run.connectedCount / run.connectS, 0),
+      rss_kib_per_node:
+        rssBefore === null || rssAfter === null || run.connectedCount === 0
+          ? null
+          : round((rssAfter - rssBefore) / 1024 / run.connectedCount, 2),
+    };
+  } finally {
+    await closeWorkers(workers);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(child.pid, 'SIGTERM');
+    await exited;
+  }
+}
+
 const servers = new Set(); // servers this script started, SIGKILLed on the way out if still up
 
 /** The built server on fixed ports and DATA_DIR (B3 starts it again where it ran). */
@@ -88,25 +150,11 @@ async function run(dataDir) {
     const rssBefore = rssOf(server.pid);
 
     // B2: connect, hold idle, count.
-    for (let i = 0; i < NODES; i += NODES_PER_WORKER)
-      workers.push(forkWorker(path.join(HERE, 'connections-worker.mjs'), children));
-    const connectStarted = Date.now();
-    const connected = await Promise.all(
-      workers.map((w, i) =>
-        w.request(
-          {
-            type: 'connect',
-            url: server.mqttUrl,
-            nodes: nodes.slice(i * NODES_PER_WORKER, (i + 1) * NODES_PER_WORKER),
-            concurrency: CONNECT_CONCURRENCY,
-          },
-          'connected',
-        ),
-      ),
+    const { connectS, connectedCount, connectFailures } = await connectWorkers(
+      workers,
+      server.mqttUrl,
+      nodes,
     );
-    const connectS = (Date.now() - connectStarted) / 1000;
-    const connectedCount = connected.reduce((s, c) => s + c.connected, 0);
-    const connectFailures = connected.reduce((s, c) => s + c.failures, 0);
     console.error(`connections: ${connectedCount}/${NODES} connected in ${connectS.toFixed(2)} s`);
 
     await sleep(1000); // let the post-connect writes settle before the idle window
@@ -196,6 +244,8 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const { b2, b3 } = result;
+  const bare = await bareAedesRun();
+  const ratio = (a, b) => (a && b ? round(a / b, 3) : null);
   console.log(
     JSON.stringify({
       benchmark: 'B2 connections + B3 reconnect storm',
@@ -206,7 +256,8 @@ async function main() {
         nodes: NODES,
         worker_processes: WORKERS,
         connect_concurrency_per_worker: CONNECT_CONCURRENCY,
-        client: 'mqtt.js, clientId = username = node_id, password = mqtt_password, keepalive 120',
+        client:
+          'bench/mqtt-lite.mjs (a device-sized MQTT 3.1.1 client), clientId = username = node_id, password = mqtt_password, keepalive 120',
         subscription: 'node/<id>/params/remote, QoS 1',
         idle_window_s: IDLE_S,
         hold: 'held for the idle window only (B2 asks for 5 min); RSS is read at the end of the window',
@@ -227,6 +278,11 @@ async function main() {
       targets: TARGETS,
       b2,
       b3,
+      bare_aedes: bare,
+      ratio_to_bare_aedes: {
+        connects_per_s: ratio(b2.connects_per_s, bare.connects_per_s),
+        rss_kib_per_node: ratio(b2.rss_kib_per_node, bare.rss_kib_per_node),
+      },
       pass: {
         rss_kib_per_node:
           b2.rss_kib_per_node !== null && b2.rss_kib_per_node <= TARGETS.rss_kib_per_node,

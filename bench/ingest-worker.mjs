@@ -1,6 +1,7 @@
 // Publisher process of ingest.mjs: connects its share of nodes, then each node publishes
 // params/local at QoS 1 with one message in flight (the next goes out when the PUBACK arrives).
-import mqtt from 'mqtt';
+// Devices speak through the small client in mqtt-lite.mjs.
+import { connectLite } from './mqtt-lite.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const PAD = 'x'.repeat(200);
@@ -28,27 +29,19 @@ process.once('message', async ({ url, nodes, durationS, connectConcurrency }) =>
   let connectFailures = 0;
   const connectStarted = Date.now();
   let cursor = 0;
-  const connectOne = (index) =>
-    new Promise((resolve) => {
-      const { node_id: nodeId, mqtt_password: password } = nodes[index];
-      const client = mqtt.connect(url, {
+  const connectOne = async (index) => {
+    const { node_id: nodeId, mqtt_password: password } = nodes[index];
+    try {
+      clients[index] = await connectLite(url, {
         clientId: nodeId,
         username: nodeId,
         password,
-        reconnectPeriod: 0,
-        connectTimeout: 30_000,
         keepalive: 300,
       });
-      client.once('connect', () => {
-        clients[index] = client;
-        resolve();
-      });
-      client.once('error', () => {
-        connectFailures += 1;
-        client.end(true);
-        resolve();
-      });
-    });
+    } catch {
+      connectFailures += 1;
+    }
+  };
   await Promise.all(
     Array.from({ length: connectConcurrency }, async () => {
       while (cursor < nodes.length) await connectOne(cursor++);
@@ -80,16 +73,18 @@ process.once('message', async ({ url, nodes, durationS, connectConcurrency }) =>
             const body = payload(mySeq, i);
             bytes += body.length;
             const sent = performance.now();
-            client.publish(topic, body, { qos: 1 }, (error) => {
-              if (error) {
+            client.publish(topic, body, 1).then(
+              () => {
+                acked += 1;
+                lastAcked[nodeId] = mySeq;
+                if ((acked & 15) === 0) latencies.push(performance.now() - sent);
+                next();
+              },
+              () => {
                 failed += 1;
-                return resolve();
-              }
-              acked += 1;
-              lastAcked[nodeId] = mySeq;
-              if ((acked & 15) === 0) latencies.push(performance.now() - sent);
-              next();
-            });
+                resolve();
+              },
+            );
           };
           next();
         }),
@@ -107,7 +102,7 @@ process.once('message', async ({ url, nodes, durationS, connectConcurrency }) =>
     lastAcked,
   });
   await new Promise((resolve) => process.once('message', resolve)); // "close"
-  await Promise.all(clients.filter(Boolean).map((c) => c.endAsync().catch(() => undefined)));
-  await sleep(50);
+  for (const client of clients) client?.end();
+  await sleep(100);
   process.exit(0);
 });
