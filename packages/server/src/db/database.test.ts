@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from './database.js';
+import { openDatabase, selectValueRows, type DatabaseHandle } from './database.js';
 
 describe('SQLite with cached prepared statements', () => {
   let handle: DatabaseHandle | undefined;
@@ -41,5 +41,27 @@ describe('SQLite with cached prepared statements', () => {
     // Writes through a cached statement report their changes.
     const update = await sql`update t set city = ${'Pune'} where id < ${5}`.execute(db);
     expect(Number(update.numAffectedRows)).toBe(5);
+  });
+
+  it('returns value rows as arrays, also in a transaction, and other reads as objects', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-db-'));
+    handle = openDatabase({ dataDir: dir });
+    const db = handle.db;
+    await sql`create table t (id integer primary key, name text not null, note text)`.execute(db);
+    await sql`insert into t (id, name, note) values (1, 'a', null), (2, 'b', 'x')`.execute(db);
+    const text = 'select id, name, note from t where id >= ? order by id';
+    const columns = ['id', 'name', 'note'];
+    expect(await selectValueRows(db, text, [1], columns)).toEqual([
+      [1, 'a', null],
+      [2, 'b', 'x'],
+    ]);
+    // The same SQL without the mark is another statement and still answers with objects.
+    const { rows } = await db.executeQuery(CompiledQuery.raw(text, [2]));
+    expect(rows).toEqual([{ id: 2, name: 'b', note: 'x' }]);
+    // Inside a transaction the read sees the transaction's own writes.
+    await db.transaction().execute(async (trx) => {
+      await sql`insert into t (id, name, note) values (3, 'c', 'y')`.execute(trx);
+      expect(await selectValueRows(trx, text, [3], columns)).toEqual([[3, 'c', 'y']]);
+    });
   });
 });

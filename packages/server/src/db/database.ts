@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type QueryExecutorProvider } from 'kysely';
 import pg from 'pg';
+import { runFixedQuery } from './raw-query.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -48,6 +49,12 @@ export function openDatabase(options: {
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
 }
 
+/**
+ * Starts the SQL of a read whose rows are wanted as arrays of values (`selectValueRows`). The
+ * statement cache keys on the whole text, so a marked statement is always in raw mode.
+ */
+const VALUE_ROWS_MARK = '/* value rows */ ';
+
 /** Prepared statements kept per SQL text; the oldest goes when the cache is full. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -68,6 +75,7 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
       return cached;
     }
     const statement = sqlite.prepare(source);
+    if (source.startsWith(VALUE_ROWS_MARK)) statement.raw(true);
     cache.set(source, statement);
     if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return statement;
@@ -81,6 +89,27 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
         : value;
     },
   });
+}
+
+/**
+ * Runs a fixed read (`?` placeholders, see `runFixedQuery`) and returns each row as its values in
+ * select order, the columns named `columns`. On SQLite better-sqlite3 hands the rows back as
+ * arrays (raw mode): no object is built per row, which halves what reading a 50-row list page
+ * costs. Elsewhere the values are taken from the row objects by name. `T` is the tuple the select
+ * list produces, as with `sql<T>`.
+ */
+export async function selectValueRows<T extends readonly unknown[]>(
+  db: QueryExecutorProvider,
+  text: string,
+  parameters: readonly unknown[],
+  columns: readonly string[],
+): Promise<T[]> {
+  const { rows } = await runFixedQuery<unknown>(db, `${VALUE_ROWS_MARK}${text}`, parameters);
+  const valuesOf = (row: unknown): readonly unknown[] =>
+    Array.isArray(row)
+      ? (row as readonly unknown[])
+      : columns.map((column) => (row as Record<string, unknown>)[column]);
+  return rows.map(valuesOf) as unknown as T[];
 }
 
 /** Whether the database answers a trivial query. */

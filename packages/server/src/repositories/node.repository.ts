@@ -1,5 +1,5 @@
 import type { NodeStatus } from '@fleetdeck/contract';
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { selectValueRows } from '../db/database.js';
 import type { Database, NodeFacetCountsTable, NodesTable } from '../db/schema.js';
 import { runFixedQuery } from '../db/raw-query.js';
@@ -35,51 +35,62 @@ function prefixUpperBound(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
+/** Conditions to join with `and` (`?` placeholders) and the values they bind, in order. */
+interface SqlConditions {
+  clauses: string[];
+  values: unknown[];
+}
+
 /**
- * The conditions of a filter, as SQL fragments joined with `and`. The node lists are the hottest
- * read of the API, so they are written as SQL templates (a few µs to compile) rather than built
- * as a query tree on every request.
+ * A filter as SQL. The node lists are the hottest read of the API, so their SQL is put together
+ * from fixed texts (one text per filter shape, so SQLite reuses its prepared statement) and run
+ * with `runFixedQuery`, instead of building and compiling a Kysely query tree on every request.
  */
-function filterConditions(filter: NodeFilter): RawBuilder<unknown>[] {
-  const conditions: RawBuilder<unknown>[] = [];
-  if (filter.nodeId !== undefined) conditions.push(sql`nodes.node_id = ${filter.nodeId}`);
+function filterConditions(filter: NodeFilter): SqlConditions {
+  const clauses: string[] = [];
+  const values: unknown[] = [];
+  const add = (clause: string, ...bound: unknown[]) => {
+    clauses.push(clause);
+    values.push(...bound);
+  };
+  if (filter.nodeId !== undefined) add('nodes.node_id = ?', filter.nodeId);
   if (filter.search) {
-    conditions.push(
-      sql`nodes.node_id >= ${filter.search}`,
-      sql`nodes.node_id < ${prefixUpperBound(filter.search)}`,
-    );
+    add('nodes.node_id >= ?', filter.search);
+    add('nodes.node_id < ?', prefixUpperBound(filter.search));
   }
-  if (filter.status === 'online') conditions.push(sql`nodes.connected = 1`);
-  if (filter.status === 'offline') conditions.push(sql`nodes.connected = 0`);
-  if (filter.status === 'not_activated') conditions.push(sql`nodes.connected is null`);
-  if (filter.type !== undefined) conditions.push(sql`nodes.type = ${filter.type}`);
-  if (filter.model !== undefined) conditions.push(sql`nodes.model = ${filter.model}`);
-  if (filter.fwVersion !== undefined) conditions.push(sql`nodes.fw_version = ${filter.fwVersion}`);
-  if (filter.city !== undefined) conditions.push(sql`nodes.city = ${cityKey(filter.city)}`);
-  if (filter.serial !== undefined) conditions.push(sql`nodes.serial = ${serialKey(filter.serial)}`);
+  if (filter.status === 'online') add('nodes.connected = 1');
+  if (filter.status === 'offline') add('nodes.connected = 0');
+  if (filter.status === 'not_activated') add('nodes.connected is null');
+  if (filter.type !== undefined) add('nodes.type = ?', filter.type);
+  if (filter.model !== undefined) add('nodes.model = ?', filter.model);
+  if (filter.fwVersion !== undefined) add('nodes.fw_version = ?', filter.fwVersion);
+  if (filter.city !== undefined) add('nodes.city = ?', cityKey(filter.city));
+  if (filter.serial !== undefined) add('nodes.serial = ?', serialKey(filter.serial));
   if (filter.userId !== undefined) {
     // The user's nodes: claimed (primary user) or shared with them and still in force, i.e.
     // granted by the node's current primary user under its current claim (sharing.repository).
     // One id list from two index lookups, so both databases read only the user's nodes.
-    conditions.push(sql`nodes.node_id in (
-      select p.node_id from nodes as p where p.primary_user_id = ${filter.userId}
-      union
-      select s.node_id from node_shares as s
-        inner join nodes as n on n.node_id = s.node_id and n.primary_user_id = s.granted_by
-          and n.claimed_at = s.granted_claim
-        where s.user_id = ${filter.userId})`);
-  }
-  if (filter.tag !== undefined) {
-    conditions.push(
-      sql`nodes.node_id in (select node_tags.node_id from node_tags where node_tags.tag = ${filter.tag})`,
+    add(
+      'nodes.node_id in (select p.node_id from nodes as p where p.primary_user_id = ?' +
+        ' union select s.node_id from node_shares as s inner join nodes as n' +
+        ' on n.node_id = s.node_id and n.primary_user_id = s.granted_by' +
+        ' and n.claimed_at = s.granted_claim where s.user_id = ?)',
+      filter.userId,
+      filter.userId,
     );
   }
-  return conditions;
+  if (filter.tag !== undefined) {
+    add(
+      'nodes.node_id in (select node_tags.node_id from node_tags where node_tags.tag = ?)',
+      filter.tag,
+    );
+  }
+  return { clauses, values };
 }
 
 /** ` where a and b …`, or nothing when there is no condition. */
-function whereAll(conditions: readonly RawBuilder<unknown>[]): RawBuilder<unknown> {
-  return conditions.length === 0 ? sql`` : sql` where ${sql.join(conditions, sql` and `)}`;
+function whereText(clauses: readonly string[]): string {
+  return clauses.length === 0 ? '' : ` where ${clauses.join(' and ')}`;
 }
 
 /** What a list shows of a node: what the NodeInfo presenter reads, never credential hashes. */
@@ -121,17 +132,16 @@ const LIST_COLUMNS = [
   'params',
 ] as const;
 
-/** One list row as the values of `LIST_COLUMNS`, in that order. */
-type ListValues = {
-  readonly [I in keyof typeof LIST_COLUMNS]: NodesTable[(typeof LIST_COLUMNS)[I]];
+/** The values of a row read as the given columns of `nodes`, in that order. */
+type ColumnValues<C extends readonly (keyof NodesTable)[]> = {
+  readonly [I in keyof C]: NodesTable[C[I] & keyof NodesTable];
 };
+type ListValues = ColumnValues<typeof LIST_COLUMNS>;
 
 const LIST_SELECT = LIST_COLUMNS.slice(0, -2).map((column) => `nodes.${column}`);
 // The config and params documents are read only when asked for: they are most of a row's bytes.
-const SELECT_WITHOUT_DOCUMENTS = sql.raw(
-  [...LIST_SELECT, 'null as config', 'null as params'].join(', '),
-);
-const SELECT_WITH_DOCUMENTS = sql.raw([...LIST_SELECT, 'nodes.config', 'nodes.params'].join(', '));
+const SELECT_WITHOUT_DOCUMENTS = [...LIST_SELECT, 'null as config', 'null as params'].join(', ');
+const SELECT_WITH_DOCUMENTS = [...LIST_SELECT, 'nodes.config', 'nodes.params'].join(', ');
 
 function toListRow(values: ListValues): NodeListRow {
   return {
@@ -153,29 +163,38 @@ function toListRow(values: ListValues): NodeListRow {
   };
 }
 
-/** The SQL of one list page (see `listNodes`). */
+/** The SQL text and bound values of one list page (see `listNodes`). */
 function listQuery(
   filter: NodeFilter,
   startId: string | undefined,
   limit: number,
   withDocuments: boolean,
-): RawBuilder<unknown> {
-  let conditions: RawBuilder<unknown>[];
+): { text: string; values: unknown[] } {
+  let conditions: SqlConditions;
   if (isOnlyTag(filter)) {
     // Walk the (tag, node_id) primary key and stop after one page, instead of collecting every
     // node with the tag first.
-    const from = startId === undefined ? sql`` : sql` and node_tags.node_id >= ${startId}`;
-    conditions = [
-      sql`nodes.node_id in (select node_tags.node_id from node_tags
-        where node_tags.tag = ${filter.tag}${from} order by node_tags.node_id limit ${limit + 1})`,
-    ];
+    const from = startId === undefined ? '' : ' and node_tags.node_id >= ?';
+    conditions = {
+      clauses: [
+        `nodes.node_id in (select node_tags.node_id from node_tags where node_tags.tag = ?${from}` +
+          ' order by node_tags.node_id limit ?)',
+      ],
+      values: startId === undefined ? [filter.tag, limit + 1] : [filter.tag, startId, limit + 1],
+    };
   } else {
     conditions = filterConditions(filter);
-    if (startId !== undefined) conditions.push(sql`nodes.node_id >= ${startId}`);
+    if (startId !== undefined) {
+      conditions.clauses.push('nodes.node_id >= ?');
+      conditions.values.push(startId);
+    }
   }
   const select = withDocuments ? SELECT_WITH_DOCUMENTS : SELECT_WITHOUT_DOCUMENTS;
-  return sql`select ${select} from nodes${whereAll(conditions)}
-    order by nodes.node_id limit ${limit + 1}`;
+  const where = whereText(conditions.clauses);
+  return {
+    text: `select ${select} from nodes${where} order by nodes.node_id limit ?`,
+    values: [...conditions.values, limit + 1],
+  };
 }
 
 /**
@@ -189,11 +208,8 @@ export async function listNodes(
   limit: number,
   withDocuments: boolean,
 ): Promise<NodeListRow[]> {
-  const rows = await selectValueRows<ListValues>(
-    db,
-    listQuery(filter, startId, limit, withDocuments),
-    LIST_COLUMNS,
-  );
+  const { text, values } = listQuery(filter, startId, limit, withDocuments);
+  const rows = await selectValueRows<ListValues>(db, text, values, LIST_COLUMNS);
   return rows.map(toListRow);
 }
 
@@ -244,17 +260,19 @@ export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
   }
   const facet = singleFacet(filter);
   if (facet) {
-    const row = await db
-      .selectFrom('node_facet_counts')
-      .select('n')
-      .where('facet', '=', facet.facet)
-      .where('value', '=', facet.value)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    const { rows } = await runFixedQuery<{ n: number | string }>(
+      db,
+      'select n from node_facet_counts where facet = ? and value = ?',
+      [facet.facet, facet.value],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
-  const { rows } = await sql<{ n: number | string }>`select count(*) as n from nodes${whereAll(
-    filterConditions(filter),
-  )}`.execute(db);
+  const { clauses, values } = filterConditions(filter);
+  const { rows } = await runFixedQuery<{ n: number | string }>(
+    db,
+    `select count(*) as n from nodes${whereText(clauses)}`,
+    values,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -264,11 +282,12 @@ export async function explainListNodes(
   filter: NodeFilter,
   postgres: boolean,
 ): Promise<string> {
-  const compiled = listQuery(filter, '', 10, false).compile(db);
-  const explained = await db.executeQuery<Record<string, unknown>>({
-    ...compiled,
-    sql: `${postgres ? 'EXPLAIN ' : 'EXPLAIN QUERY PLAN '}${compiled.sql}`,
-  });
+  const { text, values } = listQuery(filter, '', 10, false);
+  const explained = await runFixedQuery<Record<string, unknown>>(
+    db,
+    `${postgres ? 'EXPLAIN ' : 'EXPLAIN QUERY PLAN '}${text}`,
+    values,
+  );
   return explained.rows.map((row) => Object.values(row).join(' ')).join('\n');
 }
 
@@ -342,12 +361,13 @@ export async function replaceNodeTags(
 
 /** Reads one maintained counter (0 when never written). */
 export async function readCounter(db: Db, name: string): Promise<number> {
-  const row = await db
-    .selectFrom('node_counters')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return Number(row?.value ?? 0);
+  // Every unfiltered or status-only page of the fleet list reads one (its total).
+  const { rows } = await runFixedQuery<{ value: number | string }>(
+    db,
+    'select value from node_counters where name = ?',
+    [name],
+  );
+  return Number(rows[0]?.value ?? 0);
 }
 
 /** Adds deltas to maintained counters (inside the transaction that changed the rows). */
