@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -308,7 +308,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  await app.register(fastifyHelmet, {
+  // Security headers on every answer. The middleware is built once here: @fastify/helmet built it
+  // again (re-parsing the policy) on every request, ~4 % of a node-list page's CPU (B6).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -330,6 +332,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     strictTransportSecurity: config.secureCookies,
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    // Helmet throws on a bad configuration (at build time above) and never passes an error here.
+    securityHeaders(request.raw, reply.raw, () => done());
   });
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
