@@ -253,12 +253,8 @@ async function postgresStore(url) {
       await client.query(sql);
     },
     async query(sql, params = []) {
-      return (
-        await client.query(
-          sql.replace(/\?/g, (_, i) => `$${i + 1}`),
-          params,
-        )
-      ).rows;
+      let n = 0; // `?` → `$1, $2, …` in order (the replacer's second argument is an offset)
+      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
     },
     async close() {
       await client.end();
