@@ -254,7 +254,12 @@ async function postgresStore(url) {
     },
     async query(sql, params = []) {
       let n = 0; // `?` → `$1, $2, …` in order (the replacer's second argument is an offset)
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows;
     },
     async close() {
       await client.end();
