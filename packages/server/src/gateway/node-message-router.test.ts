@@ -1,0 +1,38 @@
+import { ParamsPayloadSchema } from '@fleetdeck/contract';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isParamsDocument } from './node-message-router.js';
+
+const name = fc.oneof(
+  fc.string({ maxLength: 130 }),
+  fc.constantFrom('a'.repeat(128), 'b'.repeat(129)),
+);
+
+describe('isParamsDocument', () => {
+  it('accepts exactly what ParamsPayloadSchema accepts', () => {
+    const documents = fc.oneof(
+      fc.dictionary(name, fc.dictionary(name, fc.jsonValue(), { maxKeys: 4 }), { maxKeys: 4 }),
+      fc.dictionary(name, fc.jsonValue(), { maxKeys: 4 }),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(documents, (document) => {
+        // Through JSON, as a payload arrives.
+        const json: unknown = JSON.parse(JSON.stringify(document) ?? 'null');
+        expect(isParamsDocument(json)).toBe(ParamsPayloadSchema.safeParse(json).success);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('refuses arrays, null, scalars and over-long names', () => {
+    expect(isParamsDocument({ Light: { Power: true } })).toBe(true);
+    expect(isParamsDocument({})).toBe(true);
+    expect(isParamsDocument([])).toBe(false);
+    expect(isParamsDocument(null)).toBe(false);
+    expect(isParamsDocument({ Light: [1] })).toBe(false);
+    expect(isParamsDocument({ Light: null })).toBe(false);
+    expect(isParamsDocument({ ['x'.repeat(129)]: {} })).toBe(false);
+    expect(isParamsDocument({ Light: { ['p'.repeat(129)]: 1 } })).toBe(false);
+  });
+});
