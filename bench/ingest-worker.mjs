@@ -91,6 +91,59 @@ process.once('message', async ({ url, nodes, durationS, connectConcurrency }) =>
     ),
   );
   const elapsedS = (Date.now() - started) / 1000;
+
+  /** Every node publishes `ratePerNode` messages a second for `durationS`, at most 20 in flight. */
+  async function paced(ratePerNode, durationS) {
+    const periodMs = 1000 / ratePerNode;
+    const figures = { sent: 0, acked: 0, failed: 0, skipped: 0, latencies: [] };
+    const pacedStarted = Date.now();
+    const stopAt = pacedStarted + durationS * 1000;
+    const inFlight = new Array(clients.length).fill(0);
+    const outstanding = [];
+    const timers = clients.map((client, i) => {
+      if (!client) return null;
+      const topic = `node/${nodes[i].node_id}/params/local`;
+      const send = () => {
+        if (Date.now() >= stopAt) return;
+        if (inFlight[i] >= 20) {
+          figures.skipped += 1; // the server is not keeping up with this node
+          return;
+        }
+        inFlight[i] += 1;
+        figures.sent += 1;
+        const sentAt = performance.now();
+        const body = payload(1_000_000 + figures.sent, i);
+        outstanding.push(
+          client.publish(topic, body, 1).then(
+            () => {
+              inFlight[i] -= 1;
+              figures.acked += 1;
+              if ((figures.acked & 7) === 0) figures.latencies.push(performance.now() - sentAt);
+            },
+            () => {
+              inFlight[i] -= 1;
+              figures.failed += 1;
+            },
+          ),
+        );
+      };
+      // A random phase per node, so the fleet's messages are spread over the period.
+      let interval = null;
+      const first = setTimeout(() => {
+        send();
+        interval = setInterval(send, periodMs);
+      }, Math.random() * periodMs);
+      return () => {
+        clearTimeout(first);
+        clearInterval(interval);
+      };
+    });
+    await sleep(durationS * 1000);
+    for (const stop of timers) stop?.();
+    await Promise.race([Promise.allSettled(outstanding), sleep(10_000)]);
+    return { ...figures, elapsedS: (Date.now() - pacedStarted) / 1000 };
+  }
+
   process.send({
     type: 'done',
     connectS,
@@ -101,7 +154,14 @@ process.once('message', async ({ url, nodes, durationS, connectConcurrency }) =>
     latencies,
     lastAcked,
   });
-  await new Promise((resolve) => process.once('message', resolve)); // "close"
+  // Then, when asked, the paced phase: each node publishes on its own clock (open loop, not
+  // waiting for the PUBACK), so latency is measured at a given fleet rate instead of being set
+  // by the number of nodes waiting for their acknowledgement.
+  for (;;) {
+    const message = await new Promise((resolve) => process.once('message', resolve));
+    if (message?.type !== 'paced') break; // "close"
+    process.send({ type: 'paced-done', ...(await paced(message.ratePerNode, message.durationS)) });
+  }
   for (const client of clients) client?.end();
   await sleep(100);
   process.exit(0);
