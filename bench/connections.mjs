@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
-  forkWorker,
+  connectThroughWorkers,
   cpuSecondsOf,
   freePort,
   gitCommit,
@@ -71,26 +71,19 @@ async function closeWorkers(workers) {
 
 /** Forks the workers and connects `nodes` through them; resolves when every worker is done. */
 async function connectWorkers(workers, url, nodes) {
-  for (let i = 0; i < nodes.length; i += NODES_PER_WORKER)
-    workers.push(forkWorker(path.join(HERE, 'connections-worker.mjs'), children));
-  const connectStarted = Date.now();
-  const connected = await Promise.all(
-    workers.map((w, i) =>
-      w.request(
-        {
-          type: 'connect',
-          url,
-          nodes: nodes.slice(i * NODES_PER_WORKER, (i + 1) * NODES_PER_WORKER),
-          concurrency: CONNECT_CONCURRENCY,
-        },
-        'connected',
-      ),
-    ),
-  );
+  const run = await connectThroughWorkers({
+    script: path.join(HERE, 'connections-worker.mjs'),
+    workers,
+    children,
+    url,
+    nodes,
+    perWorker: NODES_PER_WORKER,
+    concurrency: CONNECT_CONCURRENCY,
+  });
   return {
-    connectS: (Date.now() - connectStarted) / 1000,
-    connectedCount: connected.reduce((s, c) => s + c.connected, 0),
-    connectFailures: connected.reduce((s, c) => s + c.failures, 0),
+    connectS: run.connectS,
+    connectedCount: run.connected,
+    connectFailures: run.failures,
   };
 }
 

@@ -240,3 +240,39 @@ export function forkWorker(script, children) {
     });
   return { child, request };
 }
+
+/**
+ * Forks one `script` worker per `perWorker` nodes (added to `workers` and `children`), sends each
+ * its share with `{type: 'connect', url, nodes, concurrency}` and waits for every 'connected'
+ * answer. Resolves to the wall time and the summed `connected` / `failures` of the answers.
+ */
+export async function connectThroughWorkers({
+  script,
+  workers,
+  children,
+  url,
+  nodes,
+  perWorker,
+  concurrency = 200,
+}) {
+  for (let i = 0; i < nodes.length; i += perWorker) workers.push(forkWorker(script, children));
+  const started = Date.now();
+  const answers = await Promise.all(
+    workers.map((w, i) =>
+      w.request(
+        {
+          type: 'connect',
+          url,
+          nodes: nodes.slice(i * perWorker, (i + 1) * perWorker),
+          concurrency,
+        },
+        'connected',
+      ),
+    ),
+  );
+  return {
+    connectS: (Date.now() - started) / 1000,
+    connected: answers.reduce((sum, a) => sum + a.connected, 0),
+    failures: answers.reduce((sum, a) => sum + (a.failures ?? 0), 0),
+  };
+}

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
-  forkWorker,
+  connectThroughWorkers,
   cpuSecondsOf,
   gitCommit,
   login,
@@ -116,24 +116,14 @@ async function run(server) {
 
     // L live targets over the workers.
     const live = targets.slice(0, LIVE).map((n, i) => ({ ...n, fleet_index: i }));
-    for (let i = 0; i < LIVE; i += PER_WORKER)
-      workers.push(forkWorker(path.join(HERE, 'ota-fanout-worker.mjs'), children));
-    const connectStarted = Date.now();
-    const connected = await Promise.all(
-      workers.map((w, i) =>
-        w.request(
-          {
-            type: 'connect',
-            url: server.mqttUrl,
-            nodes: live.slice(i * PER_WORKER, (i + 1) * PER_WORKER),
-            concurrency: 200,
-          },
-          'connected',
-        ),
-      ),
-    );
-    const liveConnected = connected.reduce((s, c) => s + c.connected, 0);
-    const connectS = (Date.now() - connectStarted) / 1000;
+    const { connected: liveConnected, connectS } = await connectThroughWorkers({
+      script: path.join(HERE, 'ota-fanout-worker.mjs'),
+      workers,
+      children,
+      url: server.mqttUrl,
+      nodes: live,
+      perWorker: PER_WORKER,
+    });
     console.error(`ota-fanout: ${liveConnected}/${LIVE} live nodes connected in ${connectS} s`);
     // The connectivity of the last connects must be committed before the job looks for online nodes.
     await sleep(1500);
