@@ -116,7 +116,11 @@ async function run(server) {
 
     // L live targets over the workers.
     const live = targets.slice(0, LIVE).map((n, i) => ({ ...n, fleet_index: i }));
-    const { connected: liveConnected, connectS } = await connectThroughWorkers({
+    const {
+      connected: liveConnected,
+      failures: connectFailures,
+      connectS,
+    } = await connectThroughWorkers({
       script: path.join(HERE, 'ota-fanout-worker.mjs'),
       workers,
       children,
@@ -255,7 +259,7 @@ async function run(server) {
       setup: {
         register_s: round(registerS, 1),
         live_connect_s: round(connectS, 2),
-        connect_failures: connected.reduce((s, c) => s + c.failures, 0),
+        connect_failures: connectFailures,
       },
       fanout,
       cancel: cancelFigures,
