@@ -268,6 +268,21 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     expect(missing.json()).toMatchObject({ description: 'User does not exist' });
   });
 
+  it('applies a role change to a signed-in user from their next request', async () => {
+    const name = 'demoted@fleetdeck.test';
+    const password = 'Calm-River-2032';
+    expect(ROLE_PERMISSIONS.admin).toContain('nodes.read');
+    expect(ROLE_PERMISSIONS.user).not.toContain('nodes.read');
+    await server.services.users.createUser(name, password, ['admin']);
+    const demoted = (await apiLogin(server.app, name, password)).accesstoken;
+    // The first request puts the admin's context in the auth cache.
+    expect((await call('GET', '/v1/admin/nodes', undefined, demoted)).statusCode).toBe(200);
+    const change = await call('PUT', `/v1/admin/user2?user_name=${name}`, { roles: ['user'] });
+    expect(change.statusCode, change.body).toBe(200);
+    const after = await call('GET', '/v1/admin/nodes', undefined, demoted);
+    expect(after.statusCode, after.body).toBe(403);
+  });
+
   it('keeps custom data per key, deletes with null and refuses oversize data', async () => {
     const url = `/v1/admin/custom_data?user_email=${VALID.user_name}`;
     const put = await call('PUT', url, {

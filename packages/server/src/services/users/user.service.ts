@@ -326,6 +326,8 @@ export class UserService {
         await updateUserDisplayName(trx, row.user_id, [first, last].filter(Boolean).join(' '), now);
       }
     });
+    // New roles apply from the user's next request, not after the auth cache's 5 s.
+    if (roles) this.deps.auth.forgetUser(row.user_id);
     return this.details(row.user_name);
   }
 
