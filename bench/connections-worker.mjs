@@ -18,9 +18,14 @@ let reconnectAttempts = 0;
 let reconnectFailures = 0;
 let online = 0;
 
-/** One connect + subscribe attempt; resolves to the client or null. */
+let birth = false; // external broker: Last Will + retained birth on node/<id>/connection
+
+/** One connect + subscribe (+ birth) attempt; resolves to the client or null. */
 async function connectOnce(index) {
   const { node_id: nodeId, mqtt_password: password } = nodes[index];
+  const topic = `node/${nodeId}/connection`;
+  // Sessions grow with every connection, so a late will never undoes a newer birth.
+  const session = Date.now();
   let client;
   try {
     client = await connectLite(url, {
@@ -28,9 +33,23 @@ async function connectOnce(index) {
       username: nodeId,
       password,
       keepalive: 120,
+      ...(birth
+        ? {
+            will: {
+              topic,
+              payload: JSON.stringify({ connected: false, session }),
+              qos: 1,
+              retain: true,
+            },
+          }
+        : {}),
     });
     const granted = await client.subscribe(`node/${nodeId}/params/remote`, 1);
     if (granted === 128) throw new Error('subscription refused');
+    if (birth) {
+      const payload = JSON.stringify({ connected: true, timestamp: Date.now(), session });
+      await client.publish(topic, payload, 1, true);
+    }
   } catch {
     client?.destroy();
     return null;
@@ -84,6 +103,7 @@ async function connectAll(concurrency) {
 process.on('message', async (message) => {
   if (message.type === 'connect') {
     ({ url, nodes } = message);
+    birth = message.birth === true;
     const result = await connectAll(message.concurrency);
     reconnecting = true; // from now on a lost connection is retried with jitter
     process.send({ type: 'connected', ...result });

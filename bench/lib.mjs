@@ -243,7 +243,7 @@ export function forkWorker(script, children) {
 
 /**
  * Forks one `script` worker per `perWorker` nodes (added to `workers` and `children`), sends each
- * its share with `{type: 'connect', url, nodes, concurrency}` and waits for every 'connected'
+ * its share with `{type: 'connect', url, nodes, concurrency, ...extra}` and waits for every 'connected'
  * answer. Resolves to the wall time and the summed `connected` / `failures` of the answers.
  */
 export async function connectThroughWorkers({
@@ -254,6 +254,7 @@ export async function connectThroughWorkers({
   nodes,
   perWorker,
   concurrency = 200,
+  extra = {},
 }) {
   for (let i = 0; i < nodes.length; i += perWorker) workers.push(forkWorker(script, children));
   const started = Date.now();
@@ -265,6 +266,7 @@ export async function connectThroughWorkers({
           url,
           nodes: nodes.slice(i * perWorker, (i + 1) * perWorker),
           concurrency,
+          ...extra,
         },
         'connected',
       ),

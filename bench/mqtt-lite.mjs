@@ -4,7 +4,7 @@
 // processes on the 2-core reference machine it took ~1.2 cores to connect ~900 nodes/s, so the
 // load generator, not the server, set the pace (a bare Aedes reached the same rate). An appliance's
 // firmware speaks the protocol with far less than that; this client does what such a device does:
-// CONNECT with credentials and keep-alive, SUBSCRIBE, PUBLISH at QoS 0/1 (waiting for PUBACK),
+// CONNECT with credentials, keep-alive and a Last Will, SUBSCRIBE, PUBLISH at QoS 0/1 (waiting for PUBACK),
 // acknowledge QoS 1 deliveries, PINGREQ, DISCONNECT. Nothing else (no QoS 2, no offline queue).
 import net from 'node:net';
 
@@ -58,13 +58,20 @@ function uint16(value) {
   return out;
 }
 
-export function connectPacket({ clientId, username, password, keepalive }) {
-  // Protocol name "MQTT", level 4, flags: user name + password + clean session.
-  const variable = Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, 0xc2, 0, 0]);
+/** CONNECT; `will` = { topic, payload, qos, retain } is the Last Will the broker publishes. */
+export function connectPacket({ clientId, username, password, keepalive, will }) {
+  // Protocol name "MQTT", level 4, flags: user name + password + clean session (+ will).
+  let flags = 0xc2;
+  if (will) flags |= 0x04 | ((will.qos ?? 0) << 3) | (will.retain ? 0x20 : 0);
+  const variable = Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, flags, 0, 0]);
   variable.writeUInt16BE(keepalive, 8);
+  const willParts = will
+    ? [mqttString(will.topic), uint16(Buffer.byteLength(will.payload)), Buffer.from(will.payload)]
+    : [];
   return packet(CONNECT << 4, [
     variable,
     mqttString(clientId),
+    ...willParts,
     mqttString(username),
     mqttString(password),
   ]);
@@ -125,15 +132,16 @@ export class LiteClient {
   }
 
   /** QoS 0 resolves once written; QoS 1 on the PUBACK. */
-  publish(topic, payload, qos = 1) {
+  publish(topic, payload, qos = 1, retain = false) {
     const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+    const first = (PUBLISH << 4) | (retain ? 1 : 0);
     if (qos === 0) {
-      this.#write(packet(PUBLISH << 4, [mqttString(topic), body]));
+      this.#write(packet(first, [mqttString(topic), body]));
       return Promise.resolve();
     }
     const id = this.#id();
     const done = this.#wait(id);
-    this.#write(packet((PUBLISH << 4) | 2, [mqttString(topic), uint16(id), body]));
+    this.#write(packet(first | 2, [mqttString(topic), uint16(id), body]));
     return done;
   }
 
@@ -225,7 +233,7 @@ export class LiteClient {
  */
 export function connectLite(
   url,
-  { clientId, username, password, keepalive = 120, timeoutMs = 30_000 },
+  { clientId, username, password, keepalive = 120, timeoutMs = 30_000, will },
 ) {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
@@ -242,7 +250,7 @@ export function connectLite(
       reject(error);
     });
     socket.once('connect', () =>
-      socket.write(connectPacket({ clientId, username, password, keepalive })),
+      socket.write(connectPacket({ clientId, username, password, keepalive, will })),
     );
   });
 }

@@ -10,6 +10,7 @@ const BENCHMARKS = {
   'node-list': 'node-list.mjs', // B6
   ingest: 'ingest.mjs', // B1
   connections: 'connections.mjs', // B2 + B3
+  'connections-scaleout': 'connections-scaleout.mjs', // B2 on Mosquitto (MQTT_URL)
   'ota-fanout': 'ota-fanout.mjs', // B4 (scaled)
   'firmware-download': 'firmware-download.mjs', // B5
 };

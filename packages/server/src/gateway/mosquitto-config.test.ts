@@ -118,6 +118,9 @@ describe('Mosquitto password and ACL files', () => {
         'acl_file /etc/fleetdeck/acl',
         'listener 8883 127.0.0.1',
         'use_username_as_clientid true',
+        // A burst to the gateway's one subscription is queued, not dropped.
+        'max_inflight_messages 1000',
+        'max_queued_messages 1000000',
       ]),
     );
     expect(conf.indexOf('use_username_as_clientid true')).toBeGreaterThan(

@@ -98,6 +98,11 @@ export function renderMosquittoAclFile(gatewayUsernames: readonly string[]): str
   return lines.join('\n');
 }
 
+/** QoS 1 messages in flight to one client (Mosquitto's default is 20). */
+const GATEWAY_INFLIGHT = 1_000;
+/** QoS 1 messages queued for one client beyond those in flight (default 1,000). */
+const GATEWAY_QUEUE = 1_000_000;
+
 /** Where the broker listens and finds its generated files. */
 export interface MosquittoConfOptions {
   port: number;
@@ -122,6 +127,12 @@ export function renderMosquittoConf(options: MosquittoConfOptions): string {
     `password_file ${options.passwordFilePath}`,
     `acl_file ${options.aclFilePath}`,
     `max_packet_size ${NODE_PACKET_LIMIT}`,
+    // Fleetdeck's gateway receives every node's messages through one subscription; with the
+    // defaults (20 in flight, 1,000 queued per client) Mosquitto drops what a burst brings beyond
+    // that, e.g. the births of a fleet reconnecting (measured: 6,799 of 18,000 births lost).
+    // Nodes themselves receive a few messages each, so these limits cost them nothing.
+    `max_inflight_messages ${GATEWAY_INFLIGHT}`,
+    `max_queued_messages ${GATEWAY_QUEUE}`,
     options.persistenceLocation
       ? `persistence true\npersistence_location ${options.persistenceLocation}${path.sep}`
       : 'persistence false',

@@ -1,0 +1,237 @@
+// B2 on the scale-out engine (ARCHITECTURE §1: MQTT_URL): the nodes connect to a Mosquitto 2
+// this script starts with Fleetdeck's generated password and ACL files, and Fleetdeck consumes
+// their births and wills through its external gateway. Registers N nodes over the API, rewrites
+// the files and reloads Mosquitto (SIGHUP), connects the nodes from ≥ 2 worker processes (each
+// with a Last Will, subscribed to its params/remote, then a retained birth on
+// node/<id>/connection), and measures connects/s, RSS per node of Mosquitto and of Fleetdeck,
+// idle CPU of both, and the time until the API shows every node online.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ROOT,
+  SMOKE,
+  connectThroughWorkers,
+  cpuSecondsOf,
+  freePort,
+  gitCommit,
+  login,
+  machine,
+  registerNodes,
+  requireBuilt,
+  round,
+  rssOf,
+  sleep,
+  startServer,
+} from './lib.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const NODES = Number(process.env.BENCH_NODES ?? (SMOKE ? 2_000 : 18_000));
+const IDLE_S = Number(process.env.BENCH_DURATION_S ?? (SMOKE ? 5 : 30));
+const WORKERS = Math.max(2, Math.ceil(NODES / 9_000));
+const NODES_PER_WORKER = Math.ceil(NODES / WORKERS);
+const CONNECT_CONCURRENCY = 200;
+const MOSQUITTO = process.env.MOSQUITTO_BIN ?? '/usr/sbin/mosquitto';
+const AUTH_CLI = path.join(ROOT, 'packages/server/dist/gateway/mosquitto-auth-cli.js');
+const TARGETS = { rss_kib_per_node: 12, connects_per_s: 3000, idle_cpu_percent_of_core: 3 };
+
+const children = new Set(); // worker processes, ended by PID on the way out
+
+/** Writes Mosquitto's password and ACL files from the database (the project's own CLI). */
+function writeAuthFiles(env, dir) {
+  execFileSync(process.execPath, [AUTH_CLI, dir], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function onlineTotal(baseUrl, token) {
+  const query = new URLSearchParams({ node_status: 'online', num_records: '1' });
+  const response = await fetch(`${baseUrl}/v1/admin/nodes?${query}`, {
+    headers: { authorization: token },
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`node list: ${response.status} ${JSON.stringify(body)}`);
+  return body.total;
+}
+
+async function run(dataDir) {
+  const mqttPort = await freePort();
+  const account = { username: 'fleetdeck', password: randomBytes(16).toString('hex') };
+  const mqttUrl = `mqtt://${account.username}:${account.password}@127.0.0.1:${mqttPort}`;
+  const authDir = path.join(dataDir, 'mosquitto');
+  fs.mkdirSync(authDir);
+  const env = { DATA_DIR: dataDir, MQTT_URL: mqttUrl };
+  writeAuthFiles(env, authDir);
+  const { renderMosquittoConf } = await import(
+    path.join(ROOT, 'packages/server/dist/gateway/mosquitto-config.js')
+  );
+  const confPath = path.join(authDir, 'mosquitto.conf');
+  fs.writeFileSync(
+    confPath,
+    renderMosquittoConf({
+      port: mqttPort,
+      host: '127.0.0.1',
+      passwordFilePath: path.join(authDir, 'password_file'),
+      aclFilePath: path.join(authDir, 'acl_file'),
+    }) +
+      // Run as this user (as root Mosquitto would switch to "mosquitto" and lose the 0600 files).
+      `log_type error\nmax_keepalive 300\nuser ${os.userInfo().username}\n`,
+  );
+  const mosquitto = spawn(MOSQUITTO, ['-c', confPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.add(mosquitto);
+  await sleep(500);
+  if (mosquitto.exitCode !== null) throw new Error(`mosquitto exited (${mosquitto.exitCode})`);
+
+  const server = await startServer(env);
+  const workers = [];
+  try {
+    const token = await login(server.baseUrl);
+    const nodes = await registerNodes(server.baseUrl, token, NODES, 'SO');
+    writeAuthFiles(env, authDir);
+    process.kill(mosquitto.pid, 'SIGHUP');
+    await sleep(2000);
+    const brokerRssBefore = rssOf(mosquitto.pid);
+    const serverRssBefore = rssOf(server.pid);
+
+    const started = Date.now();
+    const connected = await connectThroughWorkers({
+      script: path.join(HERE, 'connections-worker.mjs'),
+      workers,
+      children,
+      url: `mqtt://127.0.0.1:${mqttPort}`,
+      nodes,
+      perWorker: NODES_PER_WORKER,
+      concurrency: CONNECT_CONCURRENCY,
+      extra: { birth: true },
+    });
+    console.error(
+      `connections-scaleout: ${connected.connected}/${NODES} connected in ${connected.connectS} s`,
+    );
+    // The births are ingested asynchronously: wait until the API counts every node online.
+    let online = 0;
+    while (Date.now() - started < 120_000) {
+      online = await onlineTotal(server.baseUrl, token);
+      if (online === NODES) break;
+      await sleep(100);
+    }
+    const apiAllOnlineS = online === NODES ? (Date.now() - started) / 1000 : null;
+
+    await sleep(1000);
+    const cpu0 = [cpuSecondsOf(mosquitto.pid), cpuSecondsOf(server.pid)];
+    await sleep(IDLE_S * 1000);
+    const cpu1 = [cpuSecondsOf(mosquitto.pid), cpuSecondsOf(server.pid)];
+    const brokerRss = rssOf(mosquitto.pid);
+    const serverRss = rssOf(server.pid);
+    const perNode = (after, before) =>
+      after === null || before === null || connected.connected === 0
+        ? null
+        : round((after - before) / 1024 / connected.connected, 2);
+    const idle = (i) =>
+      cpu0[i] === null || cpu1[i] === null ? null : round(((cpu1[i] - cpu0[i]) / IDLE_S) * 100, 2);
+    const mosquittoKib = perNode(brokerRss, brokerRssBefore);
+    const fleetdeckKib = perNode(serverRss, serverRssBefore);
+    return {
+      connected: connected.connected,
+      connect_failures: connected.failures,
+      connect_s: round(connected.connectS, 2),
+      connects_per_s: round(connected.connected / connected.connectS, 0),
+      api_all_online_s: apiAllOnlineS === null ? null : round(apiAllOnlineS, 2),
+      api_online_total: online,
+      rss_kib_per_node: {
+        mosquitto: mosquittoKib,
+        fleetdeck: fleetdeckKib,
+        both:
+          mosquittoKib === null || fleetdeckKib === null
+            ? null
+            : round(mosquittoKib + fleetdeckKib, 2),
+      },
+      rss_mib: {
+        mosquitto: brokerRss === null ? null : round(brokerRss / 2 ** 20, 1),
+        fleetdeck: serverRss === null ? null : round(serverRss / 2 ** 20, 1),
+      },
+      idle_cpu_percent_of_core: { mosquitto: idle(0), fleetdeck: idle(1) },
+    };
+  } finally {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise((resolve) => {
+            if (w.child.exitCode !== null) return resolve();
+            w.child.once('exit', resolve);
+            w.child.send({ type: 'close' });
+            setTimeout(() => w.child.exitCode === null && w.child.kill('SIGKILL'), 10_000).unref();
+          }),
+      ),
+    );
+    await server.stop();
+    process.kill(mosquitto.pid, 'SIGTERM');
+  }
+}
+
+async function main() {
+  requireBuilt();
+  if (!fs.existsSync(MOSQUITTO)) {
+    console.error(`connections-scaleout: ${MOSQUITTO} not found (apt-get install mosquitto)`);
+    process.exit(2);
+  }
+  const startedAt = Date.now();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  let b2;
+  try {
+    b2 = await run(dataDir);
+  } finally {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const both = b2.rss_kib_per_node.both;
+  console.log(
+    JSON.stringify({
+      benchmark: 'B2 connections on the scale-out engine (Mosquitto via MQTT_URL)',
+      mode: SMOKE ? 'smoke' : 'full',
+      commit: gitCommit(),
+      machine: machine(),
+      workload: {
+        nodes: NODES,
+        worker_processes: WORKERS,
+        connect_concurrency_per_worker: CONNECT_CONCURRENCY,
+        broker: `Mosquitto (${MOSQUITTO}) with Fleetdeck's generated password_file (PBKDF2-SHA512) and acl_file, use_username_as_clientid`,
+        client:
+          'bench/mqtt-lite.mjs: clientId = username = node_id, Last Will (retained, QoS 1) on node/<id>/connection, SUBSCRIBE node/<id>/params/remote, retained birth (QoS 1)',
+        idle_window_s: IDLE_S,
+        database: 'SQLite (fresh DATA_DIR)',
+      },
+      semantics: {
+        connects_per_s:
+          'connected nodes / wall time until every worker has all CONNACKs, SUBACKs and birth PUBACKs',
+        api_all_online_s:
+          'from the first CONNECT until GET /v1/admin/nodes?node_status=online reports N (births ingested)',
+        rss_kib_per_node:
+          '(VmRSS after the idle window − VmRSS after registration and reload) / connected nodes, for Mosquitto and for Fleetdeck',
+      },
+      targets: TARGETS,
+      b2,
+      pass: {
+        connects_per_s: b2.connects_per_s >= TARGETS.connects_per_s,
+        rss_kib_per_node: both !== null && both <= TARGETS.rss_kib_per_node,
+        idle_cpu:
+          b2.idle_cpu_percent_of_core.mosquitto !== null &&
+          b2.idle_cpu_percent_of_core.fleetdeck !== null &&
+          b2.idle_cpu_percent_of_core.mosquitto + b2.idle_cpu_percent_of_core.fleetdeck <=
+            TARGETS.idle_cpu_percent_of_core,
+        api_online_total: b2.api_online_total === NODES,
+      },
+      elapsed_s: round((Date.now() - startedAt) / 1000, 1),
+    }),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
