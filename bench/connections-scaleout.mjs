@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import {
   ROOT,
   SMOKE,
+  closeWorkers,
   connectThroughWorkers,
   cpuSecondsOf,
   freePort,
@@ -156,17 +157,7 @@ async function run(dataDir) {
       idle_cpu_percent_of_core: { mosquitto: idle(0), fleetdeck: idle(1) },
     };
   } finally {
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise((resolve) => {
-            if (w.child.exitCode !== null) return resolve();
-            w.child.once('exit', resolve);
-            w.child.send({ type: 'close' });
-            setTimeout(() => w.child.exitCode === null && w.child.kill('SIGKILL'), 10_000).unref();
-          }),
-      ),
-    );
+    await closeWorkers(workers);
     await server.stop();
     process.kill(mosquitto.pid, 'SIGTERM');
   }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  closeWorkers,
   connectThroughWorkers,
   cpuSecondsOf,
   freePort,
@@ -51,22 +52,6 @@ async function totalWithStatus(baseUrl, token, status) {
   const body = await response.json();
   if (!response.ok) throw new Error(`node list: ${response.status} ${JSON.stringify(body)}`);
   return body.total;
-}
-
-async function closeWorkers(workers) {
-  await Promise.all(
-    workers.map(
-      (w) =>
-        new Promise((resolve) => {
-          if (w.child.exitCode !== null) return resolve();
-          w.child.once('exit', resolve);
-          w.child.send({ type: 'close' });
-          setTimeout(() => {
-            if (w.child.exitCode === null) w.child.kill('SIGKILL');
-          }, 10_000).unref();
-        }),
-    ),
-  );
 }
 
 /** Forks the workers and connects `nodes` through them; resolves when every worker is done. */

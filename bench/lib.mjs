@@ -278,3 +278,20 @@ export async function connectThroughWorkers({
     failures: answers.reduce((sum, a) => sum + (a.failures ?? 0), 0),
   };
 }
+
+/** Asks each `forkWorker` worker to close ({type: 'close'}); SIGKILLs one still there after 10 s. */
+export async function closeWorkers(workers) {
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((resolve) => {
+          if (w.child.exitCode !== null) return resolve();
+          w.child.once('exit', resolve);
+          w.child.send({ type: 'close' });
+          setTimeout(() => {
+            if (w.child.exitCode === null) w.child.kill('SIGKILL');
+          }, 10_000).unref();
+        }),
+    ),
+  );
+}
