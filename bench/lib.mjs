@@ -22,8 +22,24 @@ export function machine() {
     memory_gib: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
+    kernel: kernelSettings(),
     load_generator:
       'runs on the same machine as the server and shares its cores: figures are lower bounds',
+  };
+}
+
+/** The Linux settings that bound a connection storm (README "Large fleets"). */
+function kernelSettings() {
+  const read = (name) => {
+    try {
+      return Number(fs.readFileSync(`/proc/sys/net/${name}`, 'utf8').trim());
+    } catch {
+      return null;
+    }
+  };
+  return {
+    somaxconn: read('core/somaxconn'),
+    tcp_max_syn_backlog: read('ipv4/tcp_max_syn_backlog'),
   };
 }
 

@@ -17,13 +17,14 @@ export const DEFAULT_ADMISSION: ConnectAdmissionOptions = {
 };
 
 /**
- * Accepts every TCP connection at once and hands them to the broker a bounded number at a time.
+ * Hands accepted TCP connections to the broker a bounded number at a time, in arrival order.
  *
  * In a reconnect storm thousands of devices connect within seconds, far more than one process
- * can authenticate per second. Left to the kernel, the accept queue (at most net.core.somaxconn)
- * overflows, the surplus SYNs are dropped, and each of those devices retries only after TCP's
- * backoff of 1, 3, 7, 15, 31 s. Held here instead, an accepted socket costs a few hundred bytes
- * and is served in order as soon as a handshake slot frees up (B3, docs/adr).
+ * can authenticate per second. Without a bound every accepted socket would start its handshake at
+ * once and all of them would finish late; here at most `maxHandshakes` run while the rest wait in
+ * order, and a connection that waited longer than a device waits for its CONNACK is closed.
+ * Node accepts one connection per event-loop turn, so most of a storm waits in the kernel's
+ * accept queue (at most net.core.somaxconn, README "Large fleets") before it arrives here.
  */
 export class ConnectAdmission {
   private readonly waiting: Array<{ socket: net.Socket; since: number }> = [];

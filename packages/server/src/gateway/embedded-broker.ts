@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { parseNodeTopic } from '@fleetdeck/contract';
@@ -26,8 +27,23 @@ export interface EmbeddedBroker extends NodeGateway {
 const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
-/** Pending connections the listener queues (Node's default is 511). */
-const MQTT_LISTEN_BACKLOG = 8192;
+/**
+ * Connections the kernel may hold for the listener before it accepts them (Node's default is
+ * 511). Linux caps it at `net.core.somaxconn` (4096 on current kernels), see `listenBacklogCap`.
+ */
+export const MQTT_LISTEN_BACKLOG = 65_535;
+
+/** The kernel's cap on a listen backlog (`net.core.somaxconn`), or undefined off Linux. */
+export function listenBacklogCap(
+  read = (file: string) => readFileSync(file, 'utf8'),
+): number | undefined {
+  try {
+    const value = Number.parseInt(read('/proc/sys/net/core/somaxconn'), 10);
+    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function refusal(
   returnCode: typeof SERVER_UNAVAILABLE | typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED,
@@ -206,9 +222,9 @@ export async function startEmbeddedBroker(
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      // A reconnect storm brings thousands of connects at once: with Node's default backlog (511)
-      // the kernel drops the surplus SYNs and those nodes retry only after 1, 3, 7… s (B3).
-      // The kernel caps this at net.core.somaxconn.
+      // A reconnect storm brings thousands of connects at once, and libuv accepts one connection
+      // per event-loop turn, so the kernel's accept queue is where the storm waits. When it is
+      // full the kernel drops the surplus SYNs and those nodes retry only after 1, 3, 7… s (B3).
       server.listen({ port: mqttPort, host, backlog: MQTT_LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
@@ -219,6 +235,13 @@ export async function startEmbeddedBroker(
     throw error;
   }
   server.on('error', (error) => log.error({ err: error }, 'mqtt listener error'));
+  const backlogCap = listenBacklogCap();
+  if (backlogCap !== undefined && backlogCap < MQTT_LISTEN_BACKLOG) {
+    log.info(
+      { backlog: backlogCap, somaxconn: backlogCap },
+      `mqtt listen backlog capped at ${backlogCap} by net.core.somaxconn: for reconnect storms of more devices raise it (README, "Large fleets")`,
+    );
+  }
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : mqttPort;
 
