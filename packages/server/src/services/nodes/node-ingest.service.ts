@@ -10,7 +10,6 @@ import {
 } from '@fleetdeck/contract';
 import type { Kysely, Transaction } from 'kysely';
 import { lockGroupMembership } from '../../db/dialect.js';
-import { runFixedQuery } from '../../db/raw-query.js';
 import type { Database } from '../../db/schema.js';
 import { refreshAutomaticMembership } from '../../repositories/group.repository.js';
 import type { Logger } from '../../logger.js';
@@ -22,6 +21,11 @@ import {
   setMappingStatus,
 } from '../../repositories/mapping.repository.js';
 import { addToCounters, findNode } from '../../repositories/node.repository.js';
+import {
+  selectNodesForIngest,
+  updateNodesForIngest,
+  type IngestNodeUpdate,
+} from '../../repositories/node-batch.repository.js';
 import { recordFaultReadings, type FaultReading } from '../../repositories/fault.repository.js';
 import { faultReadingOf } from '../faults/fault-readings.js';
 import { hashNodeSecret } from './node-credentials.js';
@@ -112,18 +116,6 @@ export function mergeParams(base: ParamsPayload, change: ParamsPayload): ParamsP
  * number: a disconnect of an older connection never overrides a newer connect.
  */
 /** `update nodes` texts by the list of columns set (a few fixed shapes; the names are ours). */
-const nodeUpdateTexts = new Map<string, string>();
-
-function nodeUpdateText(columns: readonly string[]): string {
-  const key = columns.join(',');
-  let text = nodeUpdateTexts.get(key);
-  if (text === undefined) {
-    text = `update nodes set ${columns.map((column) => `${column} = ?`).join(', ')} where node_id = ?`;
-    nodeUpdateTexts.set(key, text);
-  }
-  return text;
-}
-
 export class NodeIngestService implements NodeGatewayPort {
   private pending = new Map<string, PendingNode>();
   private alerts: Array<{ nodeId: string; payload: AlertPayload; at: number }> = [];
@@ -421,45 +413,19 @@ export class NodeIngestService implements NodeGatewayPort {
     activity: FleetActivity[] = [],
     watched: ParamsChange[] = [],
   ): Promise<Array<{ node_id: string; connected: boolean; timestamp: number }>> {
-    const ids = [...batch.keys()];
-    const current = new Map<
-      string,
-      {
-        connected: number | null;
-        conn_session: number;
-        params: string | null;
-        activated_at: number | null;
-        type: string;
-        model: string;
-        fw_version: string;
-      }
-    >();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await trx
-        .selectFrom('nodes')
-        .select([
-          'node_id',
-          'connected',
-          'conn_session',
-          'params',
-          'activated_at',
-          'type',
-          'model',
-          'fw_version',
-        ])
-        .where('node_id', 'in', ids.slice(i, i + 500))
-        .execute();
-      for (const row of rows) current.set(row.node_id, row);
-    }
+    let withParams = false;
+    for (const entry of batch.values()) if (entry.params) withParams = true;
+    const current = await selectNodesForIngest(trx, [...batch.keys()], withParams);
     const deltas: Record<StateKey, number> = { online: 0, offline: 0, not_activated: 0 };
     const changed: Array<{ node_id: string; connected: boolean; timestamp: number }> = [];
     const groupRefresh: string[] = [];
     const faultReadings: FaultReading[] = [];
+    const updates: Array<{ nodeId: string; update: IngestNodeUpdate }> = [];
 
     for (const [nodeId, entry] of batch) {
       const row = current.get(nodeId);
       if (!row) continue; // not registered (the gateway authenticates, so this is a race with a delete)
-      const update: Partial<Database['nodes']> = {
+      const update: IngestNodeUpdate = {
         last_activity_at: Math.floor(entry.lastActivity / 1000),
       };
       const conn = entry.connectivity;
@@ -517,14 +483,11 @@ export class NodeIngestService implements NodeGatewayPort {
             reported: entry.params.document,
           });
       }
-      const columns = Object.keys(update);
-      await runFixedQuery(trx, nodeUpdateText(columns), [
-        ...columns.map((column) => update[column as keyof typeof update]),
-        nodeId,
-      ]);
+      updates.push({ nodeId, update });
       if (entry.config) activity.push({ kind: 'node_config_changed', node_id: nodeId });
       if (entry.params) activity.push({ kind: 'node_params_changed', node_id: nodeId });
     }
+    await updateNodesForIngest(trx, updates);
     await addToCounters(trx, deltas);
     // Fault changes are kept as history in the same transaction (docs/adr/0009-fault-history.md).
     await recordFaultReadings(trx, faultReadings);

@@ -1,0 +1,163 @@
+import { PostgresAdapter, type QueryExecutorProvider } from 'kysely';
+import { runFixedQuery } from '../db/raw-query.js';
+import type { NodesTable } from '../db/schema.js';
+
+/**
+ * Set-based reads and writes of the node ingest: one statement per chunk of nodes instead of one
+ * per node, from a handful of fixed SQL texts (prepared once on SQLite). A chunk is padded to the
+ * next size in `CHUNK_SIZES` by repeating its last row, so the texts stay few; a repeated id
+ * selects or updates the same row with the same values, which changes nothing.
+ */
+const CHUNK_SIZES = [1, 8, 32, 128, 256] as const;
+const LARGEST_CHUNK = CHUNK_SIZES[CHUNK_SIZES.length - 1]!;
+
+/** The node columns the ingest writes, with their PostgreSQL types (the VALUES list is text). */
+const UPDATABLE_COLUMNS = {
+  name: 'varchar(256)',
+  type: 'varchar(64)',
+  model: 'varchar(64)',
+  fw_version: 'varchar(64)',
+  activated_at: 'bigint',
+  connected: 'integer',
+  conn_changed_at: 'bigint',
+  conn_session: 'bigint',
+  config: 'text',
+  params: 'text',
+  config_updated_at: 'bigint',
+  params_updated_at: 'bigint',
+  last_activity_at: 'bigint',
+} as const satisfies Partial<Record<keyof NodesTable, string>>;
+
+export type IngestNodeColumn = keyof typeof UPDATABLE_COLUMNS;
+export type IngestNodeUpdate = Partial<Pick<NodesTable, IngestNodeColumn>>;
+
+/** What the ingest needs to know about a node before it writes it. */
+export interface IngestNodeRow {
+  node_id: string;
+  connected: number | null;
+  conn_session: number;
+  activated_at: number | null;
+  type: string;
+  model: string;
+  fw_version: string;
+  /** Only read when asked for (`withParams`): the stored params document. */
+  params?: string | null;
+}
+
+/** Splits `count` items into chunk sizes: full largest chunks, then the smallest size that fits. */
+export function chunkPlan(count: number): Array<{ start: number; length: number; size: number }> {
+  const plan: Array<{ start: number; length: number; size: number }> = [];
+  let start = 0;
+  while (count - start >= LARGEST_CHUNK) {
+    plan.push({ start, length: LARGEST_CHUNK, size: LARGEST_CHUNK });
+    start += LARGEST_CHUNK;
+  }
+  const rest = count - start;
+  if (rest > 0) {
+    const size = CHUNK_SIZES.find((candidate) => candidate >= rest) ?? LARGEST_CHUNK;
+    plan.push({ start, length: rest, size });
+  }
+  return plan;
+}
+
+function isPostgresExecutor(db: QueryExecutorProvider): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+const selectTexts = new Map<string, string>();
+
+function selectText(size: number, withParams: boolean): string {
+  const key = `${size}:${withParams}`;
+  let text = selectTexts.get(key);
+  if (text === undefined) {
+    const columns = 'node_id, connected, conn_session, activated_at, type, model, fw_version';
+    const placeholders = Array.from({ length: size }, () => '?').join(', ');
+    text = `select ${columns}${withParams ? ', params' : ''} from nodes where node_id in (${placeholders})`;
+    selectTexts.set(key, text);
+  }
+  return text;
+}
+
+/** The ingest's view of the given nodes (unknown ids are missing from the map). */
+export async function selectNodesForIngest(
+  db: QueryExecutorProvider,
+  ids: readonly string[],
+  withParams: boolean,
+): Promise<Map<string, IngestNodeRow>> {
+  const rows = new Map<string, IngestNodeRow>();
+  for (const { start, length, size } of chunkPlan(ids.length)) {
+    const parameters = ids.slice(start, start + length);
+    const last = parameters[parameters.length - 1];
+    while (parameters.length < size) parameters.push(last!);
+    const result = await runFixedQuery<IngestNodeRow>(db, selectText(size, withParams), parameters);
+    for (const row of result.rows) {
+      // PostgreSQL returns bigint columns as strings.
+      row.conn_session = Number(row.conn_session);
+      if (row.activated_at !== null) row.activated_at = Number(row.activated_at);
+      rows.set(row.node_id, row);
+    }
+  }
+  return rows;
+}
+
+const updateTexts = new Map<string, string>();
+
+function updateText(columns: readonly IngestNodeColumn[], size: number, postgres: boolean): string {
+  const key = `${postgres ? 'pg' : 'sqlite'}:${size}:${columns.join(',')}`;
+  let text = updateTexts.get(key);
+  if (text === undefined) {
+    const row = `(${Array.from({ length: columns.length + 1 }, () => '?').join(', ')})`;
+    const values = Array.from({ length: size }, () => row).join(', ');
+    const names = columns.map((_column, index) => `c${index}`);
+    const assignments = columns.map((column, index) =>
+      postgres
+        ? `${column} = cast(v.c${index} as ${UPDATABLE_COLUMNS[column]})`
+        : `${column} = v.c${index}`,
+    );
+    text =
+      `with v(id, ${names.join(', ')}) as (values ${values}) ` +
+      `update nodes set ${assignments.join(', ')} from v where nodes.node_id = v.id`;
+    updateTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Writes each node's changed columns: nodes with the same set of columns go together, one
+ * `UPDATE … FROM (VALUES …)` per chunk. Every node id appears at most once in `updates`.
+ */
+export async function updateNodesForIngest(
+  db: QueryExecutorProvider,
+  updates: ReadonlyArray<{ nodeId: string; update: IngestNodeUpdate }>,
+): Promise<void> {
+  const postgres = isPostgresExecutor(db);
+  const bySignature = new Map<
+    string,
+    { columns: IngestNodeColumn[]; rows: Array<{ nodeId: string; update: IngestNodeUpdate }> }
+  >();
+  for (const item of updates) {
+    const columns = (Object.keys(item.update) as IngestNodeColumn[]).filter(
+      (column) => item.update[column] !== undefined,
+    );
+    if (columns.length === 0) continue;
+    columns.sort();
+    const signature = columns.join(',');
+    let group = bySignature.get(signature);
+    if (!group) {
+      group = { columns, rows: [] };
+      bySignature.set(signature, group);
+    }
+    group.rows.push(item);
+  }
+  for (const { columns, rows } of bySignature.values()) {
+    for (const { start, length, size } of chunkPlan(rows.length)) {
+      const parameters: unknown[] = [];
+      for (let index = 0; index < size; index += 1) {
+        const { nodeId, update } = rows[start + Math.min(index, length - 1)]!;
+        parameters.push(nodeId);
+        for (const column of columns) parameters.push(update[column]);
+      }
+      await runFixedQuery(db, updateText(columns, size, postgres), parameters);
+    }
+  }
+}
