@@ -5,7 +5,6 @@ import {
   chunkPlan,
   selectNodesForIngest,
   updateNodesForIngest,
-  type IngestNodeUpdate,
 } from '../src/repositories/node-batch.repository.js';
 import { DIALECTS, createTestServer, type TestServer } from './helpers/test-server.js';
 
