@@ -113,12 +113,14 @@ function describeConsumption(
     const start = async (
       recording: RecordingNodePort,
       credentials: { username?: string; password?: string } = env.gatewayOptions(),
+      extra: { retainedQuietMs?: number; sweepAfterMs?: number } = {},
     ) => {
       const started = await startExternalGateway(env.url(), recording, logger, {
         ...credentials,
         clientId,
         sharedGroup: unique('fleetdeck-test'),
         reconnectPeriodMs: 200,
+        ...extra,
       });
       gateways.push(started);
       return started;
@@ -244,6 +246,31 @@ function describeConsumption(
       const call = await later.waitFor('connected', id);
       expect(call.session).toBe(7);
       expect(call.at).toBe(timestamp);
+    });
+
+    it('marks a node offline that the broker holds no birth for, once the retained messages are in', async () => {
+      const [withBirth, withoutBirth] = env.nodeIds();
+      if (!withBirth || !withoutBirth) throw new Error('two node ids needed');
+      await node(withBirth, 5);
+      // The registry remembers both online (e.g. from before a broker restart without persistence),
+      // but only one of them has a birth on the broker now.
+      const later = new RecordingNodePort();
+      later.nodeConnected(withBirth, 4, Date.now() - 60_000);
+      later.nodeConnected(withoutBirth, 3, Date.now() - 60_000);
+      clientId = unique('fleetdeck-gw');
+      const subscribed = Date.now();
+      await start(later, env.secondGatewayOptions(), { retainedQuietMs: 200, sweepAfterMs: 400 });
+      const sweep = await later.waitFor('swept', '');
+      expect(sweep.at - subscribed).toBeGreaterThanOrEqual(400);
+      expect(sweep.confirmed).toContain(withBirth);
+      expect(sweep.confirmed).not.toContain(withoutBirth);
+      expect(sweep.count).toBe(1);
+      expect(later.isConnected(withBirth)).toBe(true);
+      expect(later.isConnected(withoutBirth)).toBe(false);
+      // Swept within its stored session: the node's next birth brings it back.
+      await node(withoutBirth, 4);
+      await later.waitFor('connected', withoutBirth, (call) => call.session === 4);
+      expect(later.isConnected(withoutBirth)).toBe(true);
     });
 
     it('subscribes again after losing its connection', async () => {
@@ -533,6 +560,33 @@ if (hasMosquitto) {
         await again.publishAsync(`node/${NODE_A}/alert`, '{"esp.alert.str":"after"}', { qos: 1 });
         await port.waitFor('alert', NODE_A);
         expect(port.callsOf('params', NODE_A)).toEqual([]);
+      });
+
+      it('after a broker restart, shows a node that does not come back offline', async () => {
+        // NODE_A reconnects and announces itself; NODE_B's device stays away.
+        let session = 1;
+        const returning = await node(NODE_A, session, { reconnectPeriod: 200 });
+        returning.on('connect', () => {
+          session += 1;
+          returning.publish(`node/${NODE_A}/connection`, connection(true, session), {
+            qos: 1,
+            retain: true,
+          });
+        });
+        await node(NODE_B, 1);
+        await port.waitFor('connected', NODE_A);
+        await port.waitFor('connected', NODE_B);
+
+        // A crash: no Last Will of NODE_B goes out, and the broker keeps no retained birth.
+        const restarted = Date.now();
+        await mosquitto.restart('SIGKILL');
+        await port.waitFor('connected', NODE_A, (c) => c.session >= 2, 10_000);
+        const sweep = await port.waitFor('swept', '', (c) => c.at > restarted, 10_000);
+        expect(sweep.confirmed).toContain(NODE_A);
+        expect(sweep.confirmed).not.toContain(NODE_B);
+        expect(sweep.count).toBe(1);
+        expect(port.isConnected(NODE_B)).toBe(false);
+        expect(port.isConnected(NODE_A)).toBe(true);
       });
 
       it('after a broker restart, subscribes again and shows the nodes online within 10 s', async () => {

@@ -308,6 +308,37 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     expect(await rebuildCounters(server.database.db)).toEqual(maintained);
   });
 
+  it('sweeps online nodes the external broker holds no birth for offline, in their own session', async () => {
+    const t = Date.now();
+    const ingest = server.services.ingest;
+    ingest.nodeConnected('A1', 9_000, t);
+    ingest.nodeConnected('A2', 9_000, t);
+    ingest.nodeConnected('A3', 9_000, t);
+    await ingest.flush();
+    // A2 (and A4, A5 of the other tests) were heard since the subscription; A1 and A3 were not.
+    expect(await ingest.sweepUnconfirmed(new Set(['A2', 'A4', 'A5', 'A9']), t + 5)).toBe(2);
+    await ingest.flush();
+    expect((await info('A1')).node_status).toBe('offline');
+    expect((await info('A3')).node_status).toBe('offline');
+    expect((await info('A2')).node_status).toBe('online');
+    expect((await info('A1')).status?.connectivity).toMatchObject({
+      connected: false,
+      timestamp: t + 5,
+    });
+    // Nothing left to sweep, and the counters agree with a recount.
+    expect(await ingest.sweepUnconfirmed(new Set(['A2', 'A4', 'A5']), t + 6)).toBe(0);
+    expect(await rebuildCounters(server.database.db)).toEqual({
+      online: await readCounter(server.database.db, 'online'),
+      offline: await readCounter(server.database.db, 'offline'),
+      not_activated: await readCounter(server.database.db, 'not_activated'),
+      total: await readCounter(server.database.db, 'total'),
+    });
+    // The next birth of the swept node, in a newer session, brings it back.
+    ingest.nodeConnected('A1', 9_001, t + 10);
+    await ingest.flush();
+    expect((await info('A1')).node_status).toBe('online');
+  });
+
   it('pushes connectivity changes to dashboards over server-sent events', async () => {
     server.services.ingest.nodeDisconnected('A4', 5000, Date.now());
     await server.services.ingest.flush();

@@ -28,6 +28,25 @@ export interface ExternalGatewayOptions {
   connectTimeoutMs?: number;
   /** How long start-up waits for the first connection and subscriptions (default 15 s). */
   startTimeoutMs?: number;
+  /**
+   * After a subscription, the retained connection messages count as delivered once none came for
+   * this long (default 1 s) and at least `sweepAfterMs` passed (default 2 s); then the nodes not
+   * heard from are swept offline (`NodeGatewayPort.sweepUnconfirmed`).
+   */
+  retainedQuietMs?: number;
+  sweepAfterMs?: number;
+}
+
+/**
+ * The nodes heard on `node/<id>/connection` since the gateway's latest subscription, until the
+ * broker has delivered its retained births and wills.
+ */
+interface ConfirmationWindow {
+  confirmed: Set<string>;
+  /** When the SUBACK came (undefined before): retained messages follow it. */
+  subscribedAt: number | undefined;
+  lastRetainedAt: number;
+  timer: NodeJS.Timeout;
 }
 
 /** Fleetdeck as a client of an external broker. */
@@ -103,6 +122,48 @@ export async function startExternalGateway(
 
   let ready = false;
   let started = false;
+  let window: ConfirmationWindow | undefined;
+  const retainedQuietMs = options.retainedQuietMs ?? 1000;
+  const sweepAfterMs = options.sweepAfterMs ?? 2000;
+
+  const closeWindow = () => {
+    if (window) clearInterval(window.timer);
+    window = undefined;
+  };
+  /**
+   * Starts collecting before the SUBSCRIBE goes out (a retained message may be handled before the
+   * SUBACK's promise resolves); once the retained messages are through, sweeps the nodes not heard.
+   */
+  const openWindow = () => {
+    closeWindow();
+    const opened: ConfirmationWindow = {
+      confirmed: new Set(),
+      subscribedAt: undefined,
+      lastRetainedAt: 0,
+      timer: setInterval(
+        () => {
+          const at = Date.now();
+          if (opened.subscribedAt === undefined) return;
+          if (
+            at - opened.lastRetainedAt < retainedQuietMs ||
+            at - opened.subscribedAt < sweepAfterMs
+          )
+            return;
+          closeWindow();
+          port.sweepUnconfirmed(opened.confirmed, at).then(
+            (swept) => {
+              if (swept > 0)
+                log.info({ swept }, 'nodes without a birth on the broker marked offline');
+            },
+            (error: unknown) => log.error({ err: error }, 'connectivity sweep failed'),
+          );
+        },
+        Math.min(250, retainedQuietMs),
+      ),
+    };
+    opened.timer.unref();
+    window = opened;
+  };
   let lastError: unknown;
   let failStart: (error: Error) => void = () => undefined;
   let finishStart: () => void = () => undefined;
@@ -112,6 +173,7 @@ export async function startExternalGateway(
   });
 
   const subscribe = async () => {
+    openWindow();
     let codes: number[];
     try {
       codes = (await client.subscribeAsync(filters, { qos: 1 })).map((grant) => grant.qos);
@@ -119,6 +181,7 @@ export async function startExternalGateway(
       if (!(error instanceof ErrorWithSubackPacket)) {
         // The connection dropped while subscribing; the next 'connect' subscribes again.
         log.warn({ err: error }, 'mqtt subscribe failed');
+        closeWindow();
         return;
       }
       // mqtt.js turns any refused filter into an error; the SUBACK says which ones.
@@ -127,11 +190,13 @@ export async function startExternalGateway(
     const refused = filters.filter((_filter, index) => (codes[index] ?? 0x80) >= 0x80);
     if (refused.length) {
       log.error({ refused }, 'mqtt broker refused subscriptions (check the ACL for Fleetdeck)');
+      closeWindow();
       if (!started)
         failStart(new Error(`MQTT broker refused subscriptions: ${refused.join(', ')}`));
       return;
     }
     ready = true;
+    if (window) window.subscribedAt = window.lastRetainedAt = Date.now();
     log.info({ url: redactUrl(mqttUrl) }, 'mqtt gateway subscribed');
     if (!started) {
       started = true;
@@ -145,6 +210,8 @@ export async function startExternalGateway(
   client.on('close', () => {
     if (ready) log.warn('mqtt gateway disconnected; reconnecting');
     ready = false;
+    // What was heard so far proves nothing about the next subscription's view.
+    closeWindow();
   });
   client.on('error', (error) => {
     lastError = error;
@@ -195,6 +262,10 @@ export async function startExternalGateway(
       return;
     }
     const { connected, timestamp, session } = parsed.data;
+    if (window) {
+      window.confirmed.add(nodeId);
+      if (retained) window.lastRetainedAt = at;
+    }
     const when = retained && timestamp !== undefined ? Math.min(timestamp, at) : at;
     const order = session ?? timestamp ?? at;
     if (connected) port.nodeConnected(nodeId, order, when);
@@ -224,6 +295,7 @@ export async function startExternalGateway(
       await client.publishAsync(message.topic, message.payload, { qos: 1 });
     },
     close: () => {
+      closeWindow();
       closing ??= client.endAsync(false).then(() => {
         ready = false;
       });

@@ -26,8 +26,11 @@ export interface OwnMosquitto {
   log(): string;
   /** Stops the process (by its pid) and waits until it has exited. */
   stop(): Promise<void>;
-  /** Stops it and starts it again on the same port with the same files (a broker restart). */
-  restart(): Promise<void>;
+  /**
+   * Stops it and starts it again on the same port with the same files (a broker restart);
+   * SIGKILL is a crash: no Last Will goes out and nothing is saved.
+   */
+  restart(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -98,12 +101,12 @@ export async function startOwnMosquitto(input: {
       });
     }
   };
-  const stop = async () => {
+  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null || running.pid === undefined) return;
     const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-    process.kill(running.pid, 'SIGTERM');
+    process.kill(running.pid, signal);
     await exited;
   };
   await start();
@@ -116,8 +119,8 @@ export async function startOwnMosquitto(input: {
       await stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
-    restart: async () => {
-      await stop();
+    restart: async (signal) => {
+      await stop(signal);
       await start();
     },
   };

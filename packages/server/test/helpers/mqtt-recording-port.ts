@@ -21,7 +21,9 @@ export type PortCall =
   | { kind: 'otafetch'; nodeId: string; fetch: OtaFetchPayload; at: number }
   | { kind: 'otastatus'; nodeId: string; status: OtaStatusPayload; at: number }
   | { kind: 'diagnostics'; nodeId: string; report: DiagnosticsReport; at: number }
-  | { kind: 'diagnosticsRejected'; nodeId: string; reason: string; at: number };
+  | { kind: 'diagnosticsRejected'; nodeId: string; reason: string; at: number }
+  /** The external gateway's sweep after a subscription; `nodeId` is always ''. */
+  | { kind: 'swept'; nodeId: ''; confirmed: string[]; count: number; at: number };
 
 type CallOf<K extends PortCall['kind']> = Extract<PortCall, { kind: K }>;
 
@@ -54,6 +56,17 @@ export class RecordingNodePort implements NodeGatewayPort {
   nodeDisconnected(nodeId: string, session: number, at: number): void {
     this.applyConnectivity(nodeId, false, session);
     this.record({ kind: 'disconnected', nodeId, session, at });
+  }
+
+  async sweepUnconfirmed(confirmed: ReadonlySet<string>, at: number): Promise<number> {
+    let swept = 0;
+    for (const [nodeId, state] of this.connectivity) {
+      if (!state.connected || confirmed.has(nodeId)) continue;
+      this.nodeDisconnected(nodeId, state.session, at);
+      swept += 1;
+    }
+    this.record({ kind: 'swept', nodeId: '', confirmed: [...confirmed], count: swept, at });
+    return swept;
   }
 
   nodeConfig(nodeId: string, config: NodeConfigPayload, at: number): void {

@@ -29,6 +29,16 @@ export interface NodeGatewayPort {
   /** The connection `session` of the node ended; ignored if a newer session is known. */
   nodeDisconnected(nodeId: string, session: number, at: number): void;
 
+  /**
+   * External brokers only. The gateway subscribed anew (start or reconnect) and the broker has
+   * delivered its retained `connection` messages: a node stored as online that is not among
+   * `confirmed` (the nodes heard on `node/<id>/connection` since that subscription) has no birth
+   * left on the broker, so it is not connected (the broker restarted without its retained
+   * messages, or the state was cleared). Such nodes go offline within their stored session, so
+   * any later birth brings them back. Resolves with how many were marked offline.
+   */
+  sweepUnconfirmed(confirmed: ReadonlySet<string>, at: number): Promise<number>;
+
   /** `config` arrived (already parsed with NodeConfigPayloadSchema). */
   nodeConfig(nodeId: string, config: NodeConfigPayload, at: number): void;
 

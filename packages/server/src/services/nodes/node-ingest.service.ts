@@ -20,6 +20,7 @@ import {
   releaseNode,
   setMappingStatus,
 } from '../../repositories/mapping.repository.js';
+import { runFixedQuery } from '../../db/raw-query.js';
 import { addToCounters, findNode } from '../../repositories/node.repository.js';
 import {
   selectNodesForIngest,
@@ -158,6 +159,31 @@ export class NodeIngestService implements NodeGatewayPort {
 
   nodeDisconnected(nodeId: string, session: number, at: number): void {
     this.setConnectivity(nodeId, { connected: false, session, at });
+  }
+
+  async sweepUnconfirmed(confirmed: ReadonlySet<string>, at: number): Promise<number> {
+    let swept = 0;
+    let after = '';
+    for (;;) {
+      // Keyset pages over the (connected, node_id) index, so a large fleet never blocks long.
+      const { rows } = await runFixedQuery<{ node_id: string; conn_session: number | string }>(
+        this.db,
+        'select node_id, conn_session from nodes where connected = 1 and node_id > ? order by node_id limit 2000',
+        [after],
+      );
+      for (const row of rows) {
+        if (confirmed.has(row.node_id)) continue;
+        this.setConnectivity(row.node_id, {
+          connected: false,
+          session: Number(row.conn_session),
+          at,
+        });
+        swept += 1;
+      }
+      if (rows.length < 2000) break;
+      after = rows[rows.length - 1]!.node_id;
+    }
+    return swept;
   }
 
   nodeConfig(nodeId: string, config: NodeConfigPayload, at: number): void {
