@@ -37,7 +37,15 @@ const NODES_PER_WORKER = Math.ceil(NODES / WORKERS);
 const CONNECT_CONCURRENCY = 200;
 const MOSQUITTO = process.env.MOSQUITTO_BIN ?? '/usr/sbin/mosquitto';
 const AUTH_CLI = path.join(ROOT, 'packages/server/dist/gateway/mosquitto-auth-cli.js');
-const TARGETS = { rss_kib_per_node: 12, connects_per_s: 3000, idle_cpu_percent_of_core: 3 };
+const TARGETS = {
+  rss_kib_per_node: 12,
+  connects_per_s: 3000,
+  idle_cpu_percent_of_core: 3,
+  reconnect_s: 10,
+};
+/** Every 50th node (2 %) goes away for good in each restart phase of B3. */
+const STAY_DOWN_EVERY = 50;
+const RECONNECT_DEADLINE_MS = SMOKE ? 25_000 : 120_000;
 
 const children = new Set(); // worker processes, ended by PID on the way out
 
@@ -49,8 +57,8 @@ function writeAuthFiles(env, dir) {
   });
 }
 
-async function onlineTotal(baseUrl, token) {
-  const query = new URLSearchParams({ node_status: 'online', num_records: '1' });
+async function onlineTotal(baseUrl, token, status = 'online') {
+  const query = new URLSearchParams({ node_status: status, num_records: '1' });
   const response = await fetch(`${baseUrl}/v1/admin/nodes?${query}`, {
     headers: { authorization: token },
   });
@@ -82,12 +90,17 @@ async function run(dataDir) {
       // Run as this user (as root Mosquitto would switch to "mosquitto" and lose the 0600 files).
       `log_type error\nmax_keepalive 300\nuser ${os.userInfo().username}\n`,
   );
-  const mosquitto = spawn(MOSQUITTO, ['-c', confPath], { stdio: ['ignore', 'ignore', 'inherit'] });
-  children.add(mosquitto);
-  await sleep(500);
-  if (mosquitto.exitCode !== null) throw new Error(`mosquitto exited (${mosquitto.exitCode})`);
+  const startMosquitto = async () => {
+    const child = spawn(MOSQUITTO, ['-c', confPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    await sleep(500);
+    if (child.exitCode !== null) throw new Error(`mosquitto exited (${child.exitCode})`);
+    return child;
+  };
+  let mosquitto = await startMosquitto();
 
-  const server = await startServer(env);
+  let server = await startServer(env);
   const workers = [];
   try {
     const token = await login(server.baseUrl);
@@ -135,6 +148,82 @@ async function run(dataDir) {
       cpu0[i] === null || cpu1[i] === null ? null : round(((cpu1[i] - cpu0[i]) / IDLE_S) * 100, 2);
     const mosquittoKib = perNode(brokerRss, brokerRssBefore);
     const fleetdeckKib = perNode(serverRss, serverRssBefore);
+
+    /** Polls the API until online/offline totals are as expected; seconds since `from`, or null. */
+    const settle = async (baseUrl, apiToken, wantOnline, wantOffline, from) => {
+      let last = { online: null, offline: null };
+      while (Date.now() - from < RECONNECT_DEADLINE_MS) {
+        const [on, off] = await Promise.all([
+          onlineTotal(baseUrl, apiToken, 'online'),
+          onlineTotal(baseUrl, apiToken, 'offline'),
+        ]);
+        last = { online: on, offline: off };
+        if (on === wantOnline && off === wantOffline)
+          return { s: round((Date.now() - from) / 1000, 2), ...last };
+        await sleep(100);
+      }
+      return { s: null, ...last };
+    };
+    const dropAll = async (type, offset) => {
+      const answers = await Promise.all(
+        workers.map((w) => w.request({ type, every: STAY_DOWN_EVERY, offset }, type)),
+      );
+      return answers.reduce((sum, a) => sum + a.count, 0);
+    };
+
+    // B3 (a): Fleetdeck crashes; while it is down 2 % of the nodes vanish (their wills are
+    // retained), then it starts again: the retained births and wills are the truth.
+    await server.kill('SIGKILL');
+    const killedAt = Date.now();
+    const droppedWhileDown = await dropAll('drop', 0);
+    server = await startServer(env);
+    const readyAt = Date.now();
+    const token2 = await login(server.baseUrl);
+    const afterRestart = await settle(
+      server.baseUrl,
+      token2,
+      NODES - droppedWhileDown,
+      droppedWhileDown,
+      killedAt,
+    );
+    const fleetdeckRestart = {
+      nodes_gone_while_down: droppedWhileDown,
+      server_restart_to_ready_s: round((readyAt - killedAt) / 1000, 2),
+      right_state_s_from_kill: afterRestart.s,
+      api_online: afterRestart.online,
+      api_offline: afterRestart.offline,
+      no_wrong_state: afterRestart.s !== null,
+    };
+
+    // B3 (b): Mosquitto crashes (SIGKILL: no wills, no retained messages kept) and starts again
+    // on the same port; the nodes reconnect after 0–3 s with a new birth, except another 2 % that
+    // stay away: only the sweep after Fleetdeck's new subscription can show those offline.
+    const stayingAway = await dropAll('stayDown', 1);
+    const brokerDown = droppedWhileDown + stayingAway;
+    mosquitto.kill('SIGKILL');
+    const brokerKilledAt = Date.now();
+    await new Promise((resolve) =>
+      mosquitto.exitCode !== null || mosquitto.signalCode !== null
+        ? resolve()
+        : mosquitto.once('exit', resolve),
+    );
+    mosquitto = await startMosquitto();
+    const afterBroker = await settle(
+      server.baseUrl,
+      token2,
+      NODES - brokerDown,
+      brokerDown,
+      brokerKilledAt,
+    );
+    const status = await Promise.all(workers.map((w) => w.request({ type: 'status' }, 'status')));
+    const brokerRestart = {
+      nodes_staying_away: stayingAway,
+      right_state_s_from_kill: afterBroker.s,
+      api_online: afterBroker.online,
+      api_offline: afterBroker.offline,
+      clients_connected: status.reduce((sum, x) => sum + x.online, 0),
+      no_wrong_state: afterBroker.s !== null,
+    };
     return {
       connected: connected.connected,
       connect_failures: connected.failures,
@@ -155,11 +244,13 @@ async function run(dataDir) {
         fleetdeck: serverRss === null ? null : round(serverRss / 2 ** 20, 1),
       },
       idle_cpu_percent_of_core: { mosquitto: idle(0), fleetdeck: idle(1) },
+      b3: { fleetdeck_restart: fleetdeckRestart, broker_restart: brokerRestart },
     };
   } finally {
     await closeWorkers(workers);
     await server.stop();
-    process.kill(mosquitto.pid, 'SIGTERM');
+    if (mosquitto.exitCode === null && mosquitto.signalCode === null)
+      process.kill(mosquitto.pid, 'SIGTERM');
   }
 }
 
@@ -204,6 +295,10 @@ async function main() {
           'from the first CONNECT until GET /v1/admin/nodes?node_status=online reports N (births ingested)',
         rss_kib_per_node:
           '(VmRSS after the idle window − VmRSS after registration and reload) / connected nodes, for Mosquitto and for Fleetdeck',
+        b3_fleetdeck_restart:
+          'SIGKILL Fleetdeck; while it is down every 50th node cuts its connection (Last Will, retained) and stays away; start Fleetdeck again; seconds from the kill until the API shows exactly those offline and every other node online',
+        b3_broker_restart:
+          'then every 50th node (another 2 %) is told to stay away, Mosquitto is SIGKILLed (no wills, no retained messages kept) and started on the same port; the others reconnect after 0–3 s (uniform), retrying every 0.5–1 s, each with a new retained birth; seconds from the kill until the API shows every node that stayed away offline and every other node online',
       },
       targets: TARGETS,
       b2,
@@ -216,6 +311,12 @@ async function main() {
           b2.idle_cpu_percent_of_core.mosquitto + b2.idle_cpu_percent_of_core.fleetdeck <=
             TARGETS.idle_cpu_percent_of_core,
         api_online_total: b2.api_online_total === NODES,
+        b3_fleetdeck_restart:
+          b2.b3.fleetdeck_restart.no_wrong_state &&
+          b2.b3.fleetdeck_restart.right_state_s_from_kill <= TARGETS.reconnect_s,
+        b3_broker_restart:
+          b2.b3.broker_restart.no_wrong_state &&
+          b2.b3.broker_restart.right_state_s_from_kill <= TARGETS.reconnect_s,
       },
       elapsed_s: round((Date.now() - startedAt) / 1000, 1),
     }),

@@ -19,6 +19,7 @@ let reconnectFailures = 0;
 let online = 0;
 
 let birth = false; // external broker: Last Will + retained birth on node/<id>/connection
+const stayDown = new Set(); // indexes of nodes that do not come back once their connection is lost
 
 /** One connect + subscribe (+ birth) attempt; resolves to the client or null. */
 async function connectOnce(index) {
@@ -61,7 +62,7 @@ async function connectOnce(index) {
 function onLost(index) {
   clients[index] = null;
   online -= 1;
-  if (closing) return;
+  if (closing || stayDown.has(index)) return;
   if (reconnecting) void reconnect(index);
 }
 
@@ -107,6 +108,16 @@ process.on('message', async (message) => {
     const result = await connectAll(message.concurrency);
     reconnecting = true; // from now on a lost connection is retried with jitter
     process.send({ type: 'connected', ...result });
+  } else if (message.type === 'stayDown' || message.type === 'drop') {
+    // Every `every`-th node (from `offset`) stays away once its connection is lost; 'drop' also
+    // cuts its connection now, without DISCONNECT, so the broker publishes its Last Will.
+    let count = 0;
+    for (let index = message.offset; index < nodes.length; index += message.every) {
+      stayDown.add(index);
+      count += 1;
+      if (message.type === 'drop') clients[index]?.destroy();
+    }
+    process.send({ type: message.type, count });
   } else if (message.type === 'status') {
     process.send({ type: 'status', online, reconnectAttempts, reconnectFailures });
   } else if (message.type === 'close') {
