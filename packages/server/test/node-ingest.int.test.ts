@@ -337,6 +337,10 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     ingest.nodeConnected('A1', 9_001, t + 10);
     await ingest.flush();
     expect((await info('A1')).node_status).toBe('online');
+    // So does a retained birth of the same session handled only after the sweep (a stalled loop).
+    ingest.nodeConnected('A3', 9_000, t + 11);
+    await ingest.flush();
+    expect((await info('A3')).node_status).toBe('online');
   });
 
   it('pushes connectivity changes to dashboards over server-sent events', async () => {
