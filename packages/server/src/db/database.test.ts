@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, selectValueRows, type DatabaseHandle } from './database.js';
+import {
+  SQLITE_CACHE_KIB,
+  openDatabase,
+  selectValueRows,
+  type DatabaseHandle,
+} from './database.js';
 
 describe('SQLite with cached prepared statements', () => {
   let handle: DatabaseHandle | undefined;
@@ -11,6 +16,17 @@ describe('SQLite with cached prepared statements', () => {
   afterEach(async () => {
     await handle?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens the file in WAL mode with the larger page cache', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-db-'));
+    handle = openDatabase({ dataDir: dir });
+    const pragma = async (name: string) =>
+      Object.values(
+        (await handle!.db.executeQuery(CompiledQuery.raw(`pragma ${name}`))).rows[0] as object,
+      )[0] as unknown;
+    expect(await pragma('journal_mode')).toBe('wal');
+    expect(await pragma('cache_size')).toBe(-SQLITE_CACHE_KIB);
   });
 
   it('answers every query right when statements are reused, evicted and the schema changes', async () => {

@@ -43,11 +43,19 @@ export function openDatabase(options: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
 }
+
+/**
+ * SQLite's page cache in KiB (its default is 2,000). With a fleet of a million nodes the list
+ * pages and the ingest touch index and row pages all over the file; a larger cache turns most of
+ * those reads from system calls into memory reads (ADR 18: +5–7 % node-list pages at 1M nodes).
+ */
+export const SQLITE_CACHE_KIB = 65_536;
 
 /**
  * Starts the SQL of a read whose rows are wanted as arrays of values (`selectValueRows`). The
