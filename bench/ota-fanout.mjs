@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  closeWorkers,
   connectThroughWorkers,
   cpuSecondsOf,
   gitCommit,
@@ -265,19 +266,7 @@ async function run(server) {
       cancel: cancelFigures,
     };
   } finally {
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise((resolve) => {
-            if (w.child.exitCode !== null) return resolve();
-            w.child.once('exit', resolve);
-            w.child.send({ type: 'close' });
-            setTimeout(() => {
-              if (w.child.exitCode === null) w.child.kill('SIGKILL');
-            }, 10_000).unref();
-          }),
-      ),
-    );
+    await closeWorkers(workers);
   }
 }
 
