@@ -9,6 +9,8 @@ import { root } from './build-state.mjs';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-test-report-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** The failed tests, named again at the very end so that a truncated log still shows them. */
+const failures = [];
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, {
@@ -36,6 +38,18 @@ function vitest(projects, label) {
     totals.passed += data.numPassedTests ?? 0;
     totals.failed += data.numFailedTests ?? 0;
     totals.skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
+    for (const file of data.testResults ?? []) {
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const test of failedTests) {
+        const message = String(test.failureMessages?.[0] ?? '').split('\n')[0];
+        failures.push(`${path.relative(root, file.name)} > ${test.fullName}: ${message}`);
+      }
+      if (failedTests.length === 0 && file.status === 'failed') {
+        failures.push(
+          `${path.relative(root, file.name)}: ${String(file.message ?? '').split('\n')[0]}`,
+        );
+      }
+    }
     if ((data.numTotalTests ?? 0) === 0) {
       console.error(`fleetdeck: the ${label} tests ran no test.`);
       return 1;
@@ -85,6 +99,10 @@ if (run('npm', ['run', 'build']) !== 0) {
 }
 
 fs.rmSync(reportDir, { recursive: true, force: true });
+if (failures.length > 0) {
+  console.log('\nfailed:');
+  for (const failure of failures) console.log(`  ${failure.slice(0, 400)}`);
+}
 console.log(
   `\nfleetdeck tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
