@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverCommand } from '../scripts/build-state.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
@@ -23,6 +24,9 @@ export function machine() {
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
     kernel: kernelSettings(),
+    server_node_args: `npm start's SERVER_NODE_FLAGS (ADR 19)${
+      process.env.BENCH_SERVER_NODE_ARGS ? ` + ${process.env.BENCH_SERVER_NODE_ARGS}` : ''
+    }`,
     load_generator:
       'runs on the same machine as the server and shares its cores: figures are lower bounds',
   };
@@ -102,9 +106,11 @@ export async function startServer(env, ports = {}) {
   const port = ports.port ?? (await freePort());
   const mqttPort = ports.mqttPort ?? (await freePort());
   const started = Date.now();
-  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
+  // The server runs with the flags npm start gives it (ADR 19); more with, e.g.,
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it (a later value wins).
+  const { nodeArgs: serverFlags } = await serverCommand();
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
+  const child = spawn(process.execPath, [...serverFlags, ...nodeArgs, SERVER_MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

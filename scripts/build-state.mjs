@@ -1,6 +1,7 @@
 // Decides whether the build outputs are missing or older than their sources.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -64,3 +65,15 @@ export function staleParts() {
 }
 
 export { root };
+
+/**
+ * The server's entry and the Node flags it runs with (`SERVER_NODE_FLAGS`, ADR 19), read from the
+ * build: call it once the build exists.
+ */
+export async function serverCommand() {
+  const dist = path.join(root, 'packages/server/dist');
+  const { SERVER_NODE_FLAGS } = await import(
+    pathToFileURL(path.join(dist, 'runtime-flags.js')).href
+  );
+  return { main: path.join(dist, 'main.js'), nodeArgs: [...SERVER_NODE_FLAGS] };
+}

@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { root } from './build-state.mjs';
+import { root, serverCommand } from './build-state.mjs';
 // Builds contract, server, simulator and web app when any of them is missing or stale.
 import './ensure-built.mjs';
 
@@ -18,7 +18,7 @@ const dataDir = path.join(root, 'data', 'demo');
 const credentialsFile = path.join(dataDir, 'credentials.json');
 const stateFile = path.join(dataDir, 'fleet.json');
 const serverLog = path.join(dataDir, 'server.log');
-const serverMain = path.join(root, 'packages/server/dist/main.js');
+const serverEntry = await serverCommand();
 const simulatorCli = path.join(root, 'packages/simulator/dist/cli.js');
 
 function fail(line) {
@@ -144,7 +144,7 @@ process.on('exit', () => {
 
 fs.mkdirSync(dataDir, { recursive: true });
 const log = fs.createWriteStream(serverLog, { flags: 'a' });
-const server = spawn(process.execPath, [serverMain], {
+const server = spawn(process.execPath, [...serverEntry.nodeArgs, serverEntry.main], {
   cwd: root,
   detached: true,
   stdio: ['ignore', 'pipe', 'pipe'],

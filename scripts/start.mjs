@@ -1,10 +1,10 @@
 // `npm start`: build whatever is missing, then run the server on its embedded defaults.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { root } from './build-state.mjs';
+import { root, serverCommand } from './build-state.mjs';
 import './ensure-built.mjs';
 
-const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
+const { main, nodeArgs } = await serverCommand();
+const child = spawn(process.execPath, [...nodeArgs, main], {
   cwd: root,
   stdio: 'inherit',
   env: process.env,

@@ -12,6 +12,7 @@ import { startEmbeddedBroker } from './gateway/embedded-broker.js';
 import { startExternalGateway } from './gateway/external-gateway.js';
 import type { NodeGateway } from './gateway/node-gateway.js';
 import { createLogger, type Logger } from './logger.js';
+import { missingNodeFlags } from './runtime-flags.js';
 import { syncRolesFromContract } from './repositories/role.repository.js';
 import { bootstrapFirstSuperAdmin, type BootstrapResult } from './services/auth/bootstrap-admin.js';
 
@@ -213,6 +214,12 @@ async function main(): Promise<void> {
     },
     'fleetdeck started',
   );
+  const missingFlags = missingNodeFlags(process.execArgv, process.env.NODE_OPTIONS);
+  if (missingFlags.length > 0)
+    logger.info(
+      { missing: missingFlags },
+      `started without the Node flags ${missingFlags.join(' ')}, which npm start passes: ingest and list pages spend more time collecting garbage without them`,
+    );
   console.log(
     `Fleetdeck is running at ${config.publicUrl} (database: ${database.location}; MQTT: ${config.mqttUrl ?? `embedded broker on port ${brokerPort}`})`,
   );
