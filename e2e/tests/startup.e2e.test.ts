@@ -20,13 +20,17 @@ function dataDir(): string {
   return dir;
 }
 
-/** Runs the built server until `until` matches its output or it exits; then stops it. */
+/**
+ * Runs the built server (or `script`, e.g. the one behind `npm start`) until `until` matches its
+ * output or it exits; then stops it.
+ */
 function run(
   env: Record<string, string>,
   until: RegExp,
+  script = ENTRY,
 ): Promise<{ output: string; exitCode: number | null; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY], {
+    const child = spawn(process.execPath, [script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,6 +113,26 @@ describe('npm start behaviour of the built server', () => {
     expect(second.output).toContain('Fleetdeck is running at');
     expect(second.output).not.toContain('Password:');
     expect(second.exitCode).toBe(0);
+  });
+
+  it('runs the server with its Node flags through npm start, and says so when started without them', async () => {
+    const env = async () => ({
+      PORT: String(await freePort()),
+      MQTT_PORT: '0',
+      DATA_DIR: dataDir(),
+      LOG_LEVEL: 'info',
+    });
+    const missing = 'started without the Node flags --max-semi-space-size=64';
+    const viaStart = await run(
+      await env(),
+      /Fleetdeck is running at/,
+      path.join(ROOT, 'scripts/start.mjs'),
+    );
+    expect(viaStart.output).toContain('Fleetdeck is running at');
+    expect(viaStart.output).not.toContain(missing);
+    const bare = await run(await env(), /Fleetdeck is running at/);
+    expect(bare.output).toContain('Fleetdeck is running at');
+    expect(bare.output).toContain(missing);
   });
 
   it('exits with one clear line naming PORT when the HTTP port is taken', async () => {
