@@ -96,7 +96,12 @@ async function main(): Promise<void> {
     database?: DatabaseHandle;
   } = {};
   installShutdown(logger, running);
-  const database = openDatabase(config);
+  const database = openDatabase(config, (error) =>
+    logger.warn(
+      { err: error },
+      'the background WAL checkpointer stopped; SQLite checkpoints on the main connection again',
+    ),
+  );
   running.database = database;
   const applied = await migrateToLatest(database.db);
   if (applied.length) logger.info({ applied }, 'database migrated');

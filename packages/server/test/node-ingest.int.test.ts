@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NodeInfo } from '@fleetdeck/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { rebuildCounters, readCounter } from '../src/repositories/node.repository.js';
 import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
@@ -78,6 +79,36 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     // 200 acknowledgements in the same moment share one batch (group commit), not 200.
     expect(transactions).toBeLessThanOrEqual(2);
     expect((await info('A5')).params).toMatchObject({ AC: { Temperature: 16 + (199 % 10) } });
+    await ingest.flush();
+  });
+
+  it('writes a due batch from the message path when its timer cannot run (ADR 20)', async () => {
+    const ingest = new NodeIngestService(
+      server.database.db,
+      server.services.nodes,
+      server.services.nodeEvents,
+      createLogger('silent'),
+      { flushIntervalMs: 60_000, durableDelayMs: 2 },
+    );
+    // Under a flood of device messages libuv runs thousands of socket callbacks before timers get
+    // a turn: here time passes and the batch's timer never runs at all.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let outcome: string;
+    try {
+      ingest.nodeParams('A4', { AC: { Temperature: 20 } }, false, Date.now());
+      const durable = ingest.whenDurable();
+      vi.setSystemTime(Date.now() + 10);
+      // The next device message finds the batch overdue and has it written.
+      ingest.nodeParams('A4', { AC: { Temperature: 21 } }, false, Date.now());
+      outcome = await Promise.race([
+        durable.then(() => 'durable'),
+        sleep(5_000).then(() => 'still waiting for a timer'),
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(outcome).toBe('durable');
+    expect((await info('A4')).params).toMatchObject({ AC: { Temperature: 21 } });
     await ingest.flush();
   });
 

@@ -5,6 +5,12 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type QueryExecutorProvider
 import pg from 'pg';
 import { runFixedQuery } from './raw-query.js';
 import type { Database } from './schema.js';
+import {
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
+  startWalCheckpointer,
+  type WalCheckpointer,
+} from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -14,6 +20,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for log lines (no credentials). */
   location: string;
+  /** SQLite: the background WAL checkpointer (ADR 20). */
+  walCheckpointer?: WalCheckpointer;
   close(): Promise<void>;
 }
 
@@ -21,10 +29,14 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 /** Opens PostgreSQL when a URL is given, else the SQLite file `<dataDir>/fleetdeck.db` in WAL mode. */
-export function openDatabase(options: {
-  databaseUrl?: string | undefined;
-  dataDir: string;
-}): DatabaseHandle {
+export function openDatabase(
+  options: {
+    databaseUrl?: string | undefined;
+    dataDir: string;
+  },
+  /** Told when SQLite's background checkpointer fails (the server then checkpoints itself). */
+  onCheckpointerFailure: (error: Error) => void = () => undefined,
+): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -44,10 +56,27 @@ export function openDatabase(options: {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+  // Checkpoints run on a second connection in a worker thread; this one only steps in when the
+  // WAL grows far (ADR 20).
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const walCheckpointer = startWalCheckpointer(file, (error) => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    onCheckpointerFailure(error);
+  });
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    walCheckpointer,
+    close: async () => {
+      // The checkpointer's connection first: the last one to close checkpoints and removes the WAL.
+      await walCheckpointer.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /**

@@ -321,16 +321,31 @@ export class NodeIngestService implements NodeGatewayPort {
       void this.flush();
       return;
     }
-    const due = Date.now() + delayMs;
+    const now = Date.now();
+    if (this.timer && this.timerDue <= now) {
+      // The batch is due but its timer has not run: under a flood of device messages libuv runs
+      // up to 48 × 1,024 socket callbacks before timers get their turn (seconds at full load,
+      // ADR 20). The message path writes it instead; this message goes with it.
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.writeDue();
+      return;
+    }
+    const due = now + delayMs;
     if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      // A batch is being written: what arrived meanwhile goes right after its commit, together.
-      if (this.writing) this.flushAfterWrite = true;
-      else void this.flush();
+      this.writeDue();
     }, delayMs);
+  }
+
+  /** Writes the pending batch that is due. */
+  private writeDue(): void {
+    // A batch is being written: what arrived meanwhile goes right after its commit, together.
+    if (this.writing) this.flushAfterWrite = true;
+    else void this.flush();
   }
 
   private hasPending(): boolean {

@@ -1,0 +1,146 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * SQLite's own default: the connection that commits checkpoints once the WAL holds this many
+ * pages. The server's connection goes back to it when the background checkpointer is gone.
+ */
+export const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+/**
+ * While the background checkpointer runs, the server's connection checkpoints only when the WAL
+ * has grown this far (64 MiB of 4 KiB pages): a safety net for a checkpointer that falls behind,
+ * never reached while it keeps up (ADR 20).
+ */
+export const FALLBACK_AUTOCHECKPOINT_PAGES = 16_384;
+
+/** How often the background connection copies committed WAL pages into the database file. */
+export const CHECKPOINT_INTERVAL_MS = 100;
+
+/** What one `PRAGMA wal_checkpoint(PASSIVE)` reported. */
+export interface CheckpointResult {
+  /** 1 when another checkpoint was running and this one did nothing. */
+  busy: number;
+  /** Frames in the WAL. */
+  log: number;
+  /** Frames of it that are now in the database file. */
+  checkpointed: number;
+}
+
+export interface WalCheckpointer {
+  /** Runs one checkpoint now (tests and shutdown); resolves with what it reported. */
+  checkpointNow(): Promise<CheckpointResult>;
+  /** Rounds that copied at least one frame, since the start. */
+  readonly rounds: number;
+  /** Stops the worker after it closed its connection. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker's code, CommonJS run with `eval` so it works from the TypeScript sources (tests)
+ * and from the build alike. Its own connection runs PASSIVE checkpoints: they copy what is
+ * committed without waiting for, or blocking, the server's connection (SQLite's WAL allows one
+ * writer and a checkpointer at the same time).
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('synchronous = NORMAL');
+db.pragma('cache_size = -1024');
+const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
+const timer = setInterval(() => {
+  const result = checkpoint();
+  if (result.checkpointed > 0 && result.busy === 0) parentPort.postMessage({ type: 'round', result });
+}, workerData.intervalMs);
+parentPort.on('message', (message) => {
+  if (message.type === 'now') parentPort.postMessage({ type: 'now', id: message.id, result: checkpoint() });
+  if (message.type === 'stop') {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
+  }
+});
+parentPort.postMessage({ type: 'ready' });
+`;
+
+/**
+ * Starts a worker thread that checkpoints the WAL of the SQLite file `file` in the background, so
+ * the copying and the file syncs of a checkpoint leave the event loop (ADR 20). `onFailure` is
+ * told when the worker cannot start or dies; the caller then checkpoints on its own connection
+ * again.
+ */
+export function startWalCheckpointer(
+  file: string,
+  onFailure: (error: Error) => void,
+  intervalMs = CHECKPOINT_INTERVAL_MS,
+): WalCheckpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, driver, intervalMs },
+  });
+  // A forgotten stop never keeps the process alive.
+  worker.unref();
+  let rounds = 0;
+  let nextId = 0;
+  let stopping = false;
+  const waiting = new Map<
+    number,
+    { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }
+  >();
+  const failAll = (error: Error) => {
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  worker.on('message', (message: { type: string; id?: number; result?: CheckpointResult }) => {
+    if (message.type === 'round') rounds += 1;
+    if (message.type === 'now' && message.id !== undefined && message.result) {
+      waiting.get(message.id)?.resolve(message.result);
+      waiting.delete(message.id);
+    }
+  });
+  worker.on('error', (thrown: unknown) => {
+    const error = asError(thrown);
+    failAll(error);
+    if (!stopping) onFailure(error);
+  });
+  const exited = new Promise<void>((resolve) => {
+    worker.once('exit', (code) => {
+      const error = new Error(`the WAL checkpointer stopped (exit code ${code})`);
+      failAll(error);
+      if (!stopping && code === 0) onFailure(error);
+      resolve();
+    });
+  });
+  return {
+    get rounds() {
+      return rounds;
+    },
+    checkpointNow() {
+      return new Promise((resolve, reject) => {
+        if (stopping) {
+          reject(new Error('the WAL checkpointer is stopped'));
+          return;
+        }
+        const id = (nextId += 1);
+        waiting.set(id, { resolve, reject });
+        worker.postMessage({ type: 'now', id });
+      });
+    },
+    async stop() {
+      if (!stopping) {
+        stopping = true;
+        worker.postMessage({ type: 'stop' });
+      }
+      await exited;
+    },
+  };
+}
+
+/** What a worker threw, as an Error (SQLite's errors reach this thread as plain `{ code }`). */
+function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  const code = (thrown as { code?: unknown } | null)?.code;
+  return new Error(`the WAL checkpointer failed${typeof code === 'string' ? ` (${code})` : ''}`);
+}
