@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -27,10 +29,13 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? (SMOKE ? 1 : 10));
 // Unmeasured load over the unfiltered pages first, so the first measured row does not pay for
 // the server's JIT warm-up (steady state is what B6 asks about).
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? (SMOKE ? 1 : 5));
-const PAGE_SIZES = [10, 50];
+const PAGE_SIZES = (process.env.BENCH_PAGE_SIZES ?? '10,50').split(',').map(Number);
 // Smoke keeps only the target rows (32 clients) to fit its 60 s budget.
 const CONNECTIONS = SMOKE ? [32] : [8, 32];
 const CURSORS_PER_FILTER = 20;
+// The peer (node-list-bare.mjs) runs the same paths; smoke measures it on a few filters only.
+const PEER_FILTERS = SMOKE ? ['none', 'type', 'city', 'search'] : undefined;
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const TYPES = [
   ['Air Conditioner', 0.4, ['FD-AC-12', 'FD-AC-18', 'FD-AC-24']],
@@ -152,6 +157,14 @@ const COUNTERS_SQL = [
      UNION ALL SELECT 'online', COUNT(*) FROM nodes WHERE connected = 1
      UNION ALL SELECT 'offline', COUNT(*) FROM nodes WHERE connected = 0
      UNION ALL SELECT 'not_activated', COUNT(*) FROM nodes WHERE connected IS NULL`,
+];
+// B6's group filter: a hand-made group of ~10 % of the fleet, paged as the group view reads it.
+const GROUP_ID = 'B6B6-0001';
+const GROUP_SQL = [
+  `INSERT INTO node_groups (group_id, group_name, description, is_automatic, created_at)
+   VALUES ('${GROUP_ID}', 'B6 group', '', 0, 0)`,
+  `INSERT INTO node_group_members (group_id, node_id, source)
+   SELECT '${GROUP_ID}', node_id, 'manual' FROM nodes WHERE registered_at % 10 = 0`,
 ];
 // The embedded broker marks every online node offline at start (ADR 0005); put them back.
 const MARK_ONLINE_SQL = `UPDATE nodes SET connected = 1 WHERE connected = 0 AND last_activity_at % 2 = 1`;
@@ -289,9 +302,22 @@ async function createPgDatabase(baseUrl) {
   };
 }
 
+/**
+ * The list a query asks for: a group's page of nodes (`GET /v1/admin/node_group?group_id=…`, as
+ * the dashboard's group view reads it) or the fleet list.
+ */
+const listPath = (query) =>
+  `${query.group_id ? '/v1/admin/node_group' : '/v1/admin/nodes'}?${new URLSearchParams(query)}`;
+
+/** The page's total and next cursor, from either list's answer. */
+function pageOf(body) {
+  const page = body.groups ? body.groups[0] : body;
+  return { total: page.total, nextId: page.next_id };
+}
+
 async function getJson(baseUrl, token, query) {
   const started = process.hrtime.bigint();
-  const response = await fetch(`${baseUrl}/v1/admin/nodes?${new URLSearchParams(query)}`, {
+  const response = await fetch(`${baseUrl}${listPath(query)}`, {
     headers: { authorization: token },
   });
   const body = await response.json();
@@ -305,10 +331,11 @@ async function cursorPaths(baseUrl, token, filter, pageSize) {
   const paths = [];
   let query = { ...filter, num_records: String(pageSize) };
   for (let i = 0; i < CURSORS_PER_FILTER; i += 1) {
-    paths.push(`/v1/admin/nodes?${new URLSearchParams(query)}`);
+    paths.push(listPath(query));
     const { body } = await getJson(baseUrl, token, query);
-    if (!body.next_id) break;
-    query = { ...query, start_id: body.next_id };
+    const { nextId } = pageOf(body);
+    if (!nextId) break;
+    query = { ...query, start_id: nextId };
   }
   return paths;
 }
@@ -350,6 +377,7 @@ async function benchDialect(dialect) {
     const store = dialect === 'postgres' ? await postgresStore(pgDb.url) : sqliteStore(dataDir);
     let started = Date.now();
     await store.insert(N);
+    for (const sql of GROUP_SQL) await store.exec(sql);
     for (const sql of COUNTERS_SQL) await store.exec(sql);
     const insertS = (Date.now() - started) / 1000;
 
@@ -387,10 +415,13 @@ async function benchDialect(dialect) {
         tags: { tags: 'location:Pune' },
         search: { search: deepId.slice(0, 2) },
         deep_cursor: { start_id: deepId },
+        group: { group_id: GROUP_ID, node_details: 'true' },
       };
       const p99Target = dialect === 'postgres' ? 30 : 20;
       const totals = {};
       const rows = [];
+      /** The page paths each row ran, for the peer. */
+      const rowPaths = [];
       if (WARMUP_S > 0) {
         const warmupPaths = await cursorPaths(server.baseUrl, token, {}, 10);
         await runAutocannon(server.baseUrl, token, warmupPaths, 32, WARMUP_S);
@@ -404,7 +435,7 @@ async function benchDialect(dialect) {
             ...filter,
             num_records: '1',
           });
-          total = body.total;
+          total = pageOf(body).total;
           times.push(ms);
         }
         totals[name] = {
@@ -445,10 +476,16 @@ async function benchDialect(dialect) {
               if (dialect === 'sqlite') row.pass_throughput = r.requests.total / r.duration >= 3000;
             }
             rows.push(row);
+            rowPaths.push(paths);
           }
         }
       }
       const rss = rssOf(server.pid);
+      // The same pages from a minimal Fastify + SQLite route on the same file (SQLite only).
+      const peer =
+        dialect === 'sqlite'
+          ? await peerRows(path.join(dataDir, 'fleetdeck.db'), rows, rowPaths, token)
+          : undefined;
       const target32 = rows.filter((r) => r.connections === 32);
       return {
         dialect,
@@ -460,6 +497,7 @@ async function benchDialect(dialect) {
         server_rss_mib: rss === null ? null : round(rss / 2 ** 20, 1),
         totals,
         rows,
+        ...(peer ? { bare_fastify_sqlite: peer } : {}),
         pass: {
           p99_at_32: target32.every((r) => r.pass_p99),
           throughput_at_32:
@@ -476,6 +514,58 @@ async function benchDialect(dialect) {
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (pgDb) await pgDb.drop();
+  }
+}
+
+/**
+ * Runs the rows' page paths against the peer (bench/node-list-bare.mjs) in its own process, with
+ * the same warm-up, and adds the ratios to Fleetdeck's rows.
+ */
+async function peerRows(dbFile, rows, rowPaths, token) {
+  const child = fork(path.join(HERE, 'node-list-bare.mjs'), [], {
+    stdio: 'inherit',
+    env: { ...process.env, BARE_DB_FILE: dbFile },
+  });
+  try {
+    const { port } = await new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`the peer exited with code ${code}`)));
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    if (WARMUP_S > 0) await runAutocannon(baseUrl, token, rowPaths[0], 32, WARMUP_S);
+    const measured = [];
+    for (const [i, row] of rows.entries()) {
+      if (PEER_FILTERS && !PEER_FILTERS.includes(row.filter)) continue;
+      const cpuBefore = cpuSecondsOf(child.pid);
+      const r = await runAutocannon(baseUrl, token, rowPaths[i], row.connections);
+      const cpuAfter = cpuSecondsOf(child.pid);
+      const pagesPerS = round(r.requests.total / r.duration, 0);
+      measured.push({
+        filter: row.filter,
+        page_size: row.page_size,
+        connections: row.connections,
+        p50_ms: r.latency.p50,
+        p99_ms: r.latency.p99,
+        pages_per_s: pagesPerS,
+        server_cpu_cores:
+          cpuBefore === null || cpuAfter === null
+            ? null
+            : round((cpuAfter - cpuBefore) / r.duration),
+        non_2xx: r.non2xx,
+        errors: r.errors,
+      });
+      row.peer_pages_per_s = pagesPerS;
+      row.peer_p99_ms = r.latency.p99;
+      row.ratio_pages_per_s_to_peer = pagesPerS ? round(row.pages_per_s / pagesPerS, 2) : null;
+    }
+    return {
+      what: 'minimal Fastify + better-sqlite3 route on the same file and paths: no auth, no exact total, no presenter, no security headers, no logging (bench/node-list-bare.mjs)',
+      rows: measured,
+    };
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
   }
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { MESSAGES, type GroupList } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recountMembers } from '../src/repositories/group.repository.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 const TYPES = ['Air Conditioner', 'Refrigerator', 'Washing Machine'] as const;
@@ -271,6 +272,83 @@ describe.each(DIALECTS)('device groups on %s', (dialect) => {
       payload: { group_name: 'x' },
     });
     expect(write.statusCode).toBe(403);
+  });
+
+  // The totals come from counts kept by triggers (ADR 21): they must equal a recount always.
+  it('keeps every group total equal to a count of its members through adds, removes, filter changes and deletes (property-based)', async () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `Q${String(i).padStart(3, '0')}`);
+    await register(
+      ids.map((id, i) => ({ id, type: TYPES[i % 3] as string, city: CITIES[i % 3] as string })),
+    );
+    const create = async (body: object) =>
+      (await call('POST', '/v1/admin/node_group', body)).json<{ group_id: string }>().group_id;
+    const automatic = await create({ group_name: 'count ACs', node_type: 'Air Conditioner' });
+    const manual = await create({ group_name: 'count hand-picked' });
+    const doomed = await create({ group_name: 'count doomed', node_city: 'Delhi' });
+    const totalOf = async (groupId: string) =>
+      (await call('GET', `/v1/admin/node_group?group_id=${groupId}`)).json<GroupList>().groups[0]
+        ?.total;
+    const expectExact = async (groupIds: string[]) => {
+      for (const groupId of groupIds) {
+        const recount = await recountMembers(server.database.db, groupId);
+        expect(await totalOf(groupId)).toBe(recount);
+        expect((await members(groupId)).length).toBe(recount);
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.record({
+              kind: fc.constantFrom('add' as const, 'remove' as const),
+              group: fc.constantFrom(automatic, manual),
+              nodes: fc.array(fc.constantFrom(...ids), { minLength: 1, maxLength: 4 }),
+            }),
+            fc.record({
+              kind: fc.constant('type' as const),
+              node: fc.constantFrom(...ids),
+              type: fc.constantFrom(...TYPES),
+            }),
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
+        async (steps) => {
+          for (const step of steps) {
+            if (step.kind === 'type') {
+              server.services.ingest.nodeConfig(
+                step.node,
+                { node_id: step.node, info: { type: step.type } },
+                Date.now(),
+              );
+              await server.services.ingest.flush();
+            } else {
+              const response = await call('PUT', `/v1/admin/node_group?group_id=${step.group}`, {
+                operation: step.kind,
+                nodes: step.nodes,
+              });
+              expect(response.statusCode, response.body).toBe(200);
+            }
+          }
+          await expectExact([automatic, manual, doomed]);
+        },
+      ),
+      { numRuns: 10 },
+    );
+    // A deleted group leaves no count behind; a node deleted from the registry leaves its groups.
+    expect(await totalOf(doomed)).toBeGreaterThan(0);
+    expect((await call('DELETE', `/v1/admin/node_group?group_id=${doomed}`)).statusCode).toBe(200);
+    const leftover = await server.database.db
+      .selectFrom('node_group_counts')
+      .select('n')
+      .where('group_id', '=', doomed)
+      .execute();
+    expect(leftover).toEqual([]);
+    await call('PUT', `/v1/admin/node_group?group_id=${manual}`, {
+      operation: 'add',
+      nodes: ['Q000', 'Q001'],
+    });
+    await server.database.db.deleteFrom('nodes').where('node_id', '=', 'Q000').execute();
+    await expectExact([automatic, manual]);
   });
 
   // An automatic group always equals a direct query of the matching nodes, whatever happens.

@@ -21,6 +21,7 @@ import * as m0013 from './migrations/0013-deployment-settings.js';
 import * as m0014 from './migrations/0014-node-facet-counts.js';
 import * as m0015 from './migrations/0015-code-limits.js';
 import * as m0016 from './migrations/0016-sharing-automations.js';
+import * as m0017 from './migrations/0017-group-member-counts.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-node-facet-counts': m0014,
   '0015-code-limits': m0015,
   '0016-sharing-automations': m0016,
+  '0017-group-member-counts': m0017,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -69,4 +71,11 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   return (results ?? [])
     .filter((result) => result.status === 'Success')
     .map((result) => result.migrationName);
+}
+
+/** Applies the migrations up to and including `name` (tests of a migration over older data). */
+export async function migrateUpTo(db: Kysely<Database>, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
 }

@@ -118,6 +118,12 @@ export interface NodeCountersTable {
   value: number;
 }
 
+/** Members per group, kept by triggers (migration 0017, ADR 21). */
+export interface NodeGroupCountsTable {
+  group_id: string;
+  n: number;
+}
+
 export interface NodeGroupsTable {
   group_id: string;
   group_name: string;
@@ -615,6 +621,7 @@ export interface Database {
   user_node_mappings: UserNodeMappingsTable;
   node_counters: NodeCountersTable;
   node_groups: NodeGroupsTable;
+  node_group_counts: NodeGroupCountsTable;
   node_group_members: NodeGroupMembersTable;
   ota_images: OtaImagesTable;
   ota_uploads: OtaUploadsTable;

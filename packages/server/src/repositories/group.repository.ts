@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, NodeGroupsTable, NodesTable } from '../db/schema.js';
+import type { Database, NodeGroupsTable } from '../db/schema.js';
+import { listNodes, type NodeListRow } from './node.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -47,33 +48,35 @@ export async function memberCounts(
 ): Promise<Map<string, number>> {
   const counts = new Map<string, number>(groupIds.map((id) => [id, 0]));
   if (groupIds.length === 0) return counts;
+  // Kept by triggers on every membership change (migration 0017): one row per group.
   const rows = await db
-    .selectFrom('node_group_members')
-    .select(['group_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .selectFrom('node_group_counts')
+    .select(['group_id', 'n'])
     .where('group_id', 'in', [...groupIds])
-    .groupBy('group_id')
     .execute();
   for (const row of rows) counts.set(row.group_id, Number(row.n));
   return counts;
 }
 
-/** A keyset page of a group's nodes ordered by node id. */
-export async function listGroupNodes(
+/** Members counted from the membership rows (repair and tests; pages read `memberCounts`). */
+export async function recountMembers(db: Db, groupId: string): Promise<number> {
+  const row = await db
+    .selectFrom('node_group_members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** A keyset page of a group's nodes ordered by node id, with the columns a list presents. */
+export function listGroupNodes(
   db: Db,
   groupId: string,
   startId: string | undefined,
   limit: number,
-): Promise<NodesTable[]> {
-  let query = db
-    .selectFrom('node_group_members as m')
-    .innerJoin('nodes', 'nodes.node_id', 'm.node_id')
-    .selectAll('nodes')
-    .where('m.group_id', '=', groupId);
-  if (startId !== undefined) query = query.where('m.node_id', '>=', startId);
-  return query
-    .orderBy('m.node_id')
-    .limit(limit + 1)
-    .execute();
+): Promise<NodeListRow[]> {
+  // The node list's fixed SQL, walking the group's (group_id, node_id) key for one page.
+  return listNodes(db, { groupId }, startId, limit, false);
 }
 
 /** Adds nodes by hand; a node that was in by filter stays in for good. */

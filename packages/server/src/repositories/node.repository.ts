@@ -23,6 +23,8 @@ export interface NodeFilter {
   serial?: string | undefined;
   /** Only nodes claimed by this user. */
   userId?: string | undefined;
+  /** Only members of this device group (a group's page, not an API filter of the node list). */
+  groupId?: string | undefined;
 }
 
 /** Normalised keys stored in the indexed city and serial columns. */
@@ -83,6 +85,12 @@ function filterConditions(filter: NodeFilter): SqlConditions {
     add(
       'nodes.node_id in (select node_tags.node_id from node_tags where node_tags.tag = ?)',
       filter.tag,
+    );
+  }
+  if (filter.groupId !== undefined) {
+    add(
+      'nodes.node_id in (select m.node_id from node_group_members as m where m.group_id = ?)',
+      filter.groupId,
     );
   }
   return { clauses, values };
@@ -171,16 +179,18 @@ function listQuery(
   withDocuments: boolean,
 ): { text: string; values: unknown[] } {
   let conditions: SqlConditions;
-  if (isOnlyTag(filter)) {
-    // Walk the (tag, node_id) primary key and stop after one page, instead of collecting every
-    // node with the tag first.
-    const from = startId === undefined ? '' : ' and node_tags.node_id >= ?';
+  const membership = onlyMembership(filter);
+  if (membership) {
+    // Walk the (tag, node_id) or (group_id, node_id) primary key and stop after one page,
+    // instead of collecting every node with the tag or in the group first.
+    const { table, key, value } = membership;
+    const from = startId === undefined ? '' : ` and m.node_id >= ?`;
     conditions = {
       clauses: [
-        `nodes.node_id in (select node_tags.node_id from node_tags where node_tags.tag = ?${from}` +
-          ' order by node_tags.node_id limit ?)',
+        `nodes.node_id in (select m.node_id from ${table} as m where m.${key} = ?${from}` +
+          ' order by m.node_id limit ?)',
       ],
-      values: startId === undefined ? [filter.tag, limit + 1] : [filter.tag, startId, limit + 1],
+      values: startId === undefined ? [value, limit + 1] : [value, startId, limit + 1],
     };
   } else {
     conditions = filterConditions(filter);
@@ -213,11 +223,18 @@ export async function listNodes(
   return rows.map(toListRow);
 }
 
-function isOnlyTag(filter: NodeFilter): filter is NodeFilter & { tag: string } {
-  return (
-    filter.tag !== undefined &&
-    Object.entries(filter).every(([key, value]) => key === 'tag' || value === undefined)
-  );
+/** The membership table to walk when the filter is exactly one tag or one group. */
+function onlyMembership(
+  filter: NodeFilter,
+):
+  | { table: 'node_tags' | 'node_group_members'; key: 'tag' | 'group_id'; value: string }
+  | undefined {
+  const set = Object.entries(filter).filter(([, value]) => value !== undefined);
+  if (set.length !== 1) return undefined;
+  if (filter.tag !== undefined) return { table: 'node_tags', key: 'tag', value: filter.tag };
+  if (filter.groupId !== undefined)
+    return { table: 'node_group_members', key: 'group_id', value: filter.groupId };
+  return undefined;
 }
 
 /**
@@ -246,6 +263,7 @@ function singleFacet(
     case 'serial':
     case 'status':
     case 'userId':
+    case 'groupId':
       return undefined;
   }
 }

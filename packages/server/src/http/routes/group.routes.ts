@@ -57,6 +57,10 @@ export const groupRoutes: FastifyPluginAsyncZod<GroupRoutesOptions> = async (
     '/v1/admin/node_group',
     {
       preValidation: requireAuth(auth, 'groups.read'),
+      // A group's page of nodes is one of B6's node lists: `present` builds the typed NodeGroup
+      // shape, so the answer goes out through JSON.stringify instead of a zod pass over every
+      // node (the schema stays for the query's validation and the OpenAPI document).
+      serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
         tags: ['groups'],
         summary:
