@@ -426,7 +426,9 @@ async function benchDialect(dialect) {
         const warmupPaths = await cursorPaths(server.baseUrl, token, {}, 10);
         await runAutocannon(server.baseUrl, token, warmupPaths, 32, WARMUP_S);
       }
+      const only = process.env.BENCH_FILTERS?.split(',');
       for (const [name, filter] of Object.entries(filters)) {
+        if (only && !only.includes(name)) continue;
         // Exact total: the first page carries it; best of 5 cold-ish calls, and the first one.
         const times = [];
         let total;
@@ -453,27 +455,15 @@ async function benchDialect(dialect) {
             pageSize,
           );
           for (const connections of CONNECTIONS) {
-            const cpuBefore = cpuSecondsOf(server.pid);
-            const r = await runAutocannon(server.baseUrl, token, paths, connections);
-            const cpuAfter = cpuSecondsOf(server.pid);
             const row = {
               filter: name,
               page_size: pageSize,
               connections,
-              p50_ms: r.latency.p50,
-              p99_ms: r.latency.p99,
-              pages_per_s: round(r.requests.total / r.duration, 0),
-              requests: r.requests.total,
-              server_cpu_cores:
-                cpuBefore === null || cpuAfter === null
-                  ? null
-                  : round((cpuAfter - cpuBefore) / r.duration),
-              non_2xx: r.non2xx,
-              errors: r.errors,
+              ...(await measuredRow(server.baseUrl, token, paths, connections, server.pid)),
             };
             if (connections === 32) {
-              row.pass_p99 = r.latency.p99 <= p99Target && r.non2xx === 0 && r.errors === 0;
-              if (dialect === 'sqlite') row.pass_throughput = r.requests.total / r.duration >= 3000;
+              row.pass_p99 = row.p99_ms <= p99Target && row.non_2xx === 0 && row.errors === 0;
+              if (dialect === 'sqlite') row.pass_throughput = row.pages_per_s >= 3000;
             }
             rows.push(row);
             rowPaths.push(paths);
@@ -517,6 +507,23 @@ async function benchDialect(dialect) {
   }
 }
 
+/** One autocannon run over `paths`: latency, pages/s and the CPU of the serving process `pid`. */
+async function measuredRow(baseUrl, token, paths, connections, pid) {
+  const cpuBefore = cpuSecondsOf(pid);
+  const r = await runAutocannon(baseUrl, token, paths, connections);
+  const cpuAfter = cpuSecondsOf(pid);
+  return {
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    pages_per_s: round(r.requests.total / r.duration, 0),
+    requests: r.requests.total,
+    server_cpu_cores:
+      cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / r.duration),
+    non_2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
 /**
  * Runs the rows' page paths against the peer (bench/node-list-bare.mjs) in its own process, with
  * the same warm-up, and adds the ratios to Fleetdeck's rows.
@@ -536,27 +543,18 @@ async function peerRows(dbFile, rows, rowPaths, token) {
     const measured = [];
     for (const [i, row] of rows.entries()) {
       if (PEER_FILTERS && !PEER_FILTERS.includes(row.filter)) continue;
-      const cpuBefore = cpuSecondsOf(child.pid);
-      const r = await runAutocannon(baseUrl, token, rowPaths[i], row.connections);
-      const cpuAfter = cpuSecondsOf(child.pid);
-      const pagesPerS = round(r.requests.total / r.duration, 0);
+      const peer = await measuredRow(baseUrl, token, rowPaths[i], row.connections, child.pid);
       measured.push({
         filter: row.filter,
         page_size: row.page_size,
         connections: row.connections,
-        p50_ms: r.latency.p50,
-        p99_ms: r.latency.p99,
-        pages_per_s: pagesPerS,
-        server_cpu_cores:
-          cpuBefore === null || cpuAfter === null
-            ? null
-            : round((cpuAfter - cpuBefore) / r.duration),
-        non_2xx: r.non2xx,
-        errors: r.errors,
+        ...peer,
       });
-      row.peer_pages_per_s = pagesPerS;
-      row.peer_p99_ms = r.latency.p99;
-      row.ratio_pages_per_s_to_peer = pagesPerS ? round(row.pages_per_s / pagesPerS, 2) : null;
+      row.peer_pages_per_s = peer.pages_per_s;
+      row.peer_p99_ms = peer.p99_ms;
+      row.ratio_pages_per_s_to_peer = peer.pages_per_s
+        ? round(row.pages_per_s / peer.pages_per_s, 2)
+        : null;
     }
     return {
       what: 'minimal Fastify + better-sqlite3 route on the same file and paths: no auth, no exact total, no presenter, no security headers, no logging (bench/node-list-bare.mjs)',
