@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { sql, type QueryExecutor } from 'kysely';
 import type { NodeInfo } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ID_VERSION_COUNTER,
   explainListNodes,
   rebuildCounters,
   readCounter,
   type NodeFilter,
 } from '../src/repositories/node.repository.js';
+import { NodeService } from '../src/services/nodes/node.service.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 const TYPES = ['Air Conditioner', 'Refrigerator', 'Washing Machine'] as const;
@@ -370,6 +372,75 @@ describe.each(DIALECTS)('node registry and fleet list on %s', (dialect) => {
       payload: { user_name: 'x@fleetdeck.test', password: 'Quiet-Harbor-2031', roles: ['user'] },
     });
     expect(createUser.statusCode).toBe(403);
+  });
+
+  it('keeps a node-id search total until the set of node ids changes (ADR 22)', async () => {
+    // A NodeService whose database handle records the SQL texts it runs.
+    const texts: string[] = [];
+    const db = server.database.db;
+    const bound = (target: object, property: string | symbol): unknown => {
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
+    };
+    const recordingExecutor = (executor: QueryExecutor): QueryExecutor =>
+      new Proxy(executor, {
+        get(inner, name) {
+          if (name !== 'executeQuery') return bound(inner, name);
+          return (query: { sql: string }, ...rest: unknown[]) => {
+            texts.push(query.sql);
+            return (inner.executeQuery as (...args: unknown[]) => unknown).call(
+              inner,
+              query,
+              ...rest,
+            );
+          };
+        },
+      });
+    const recording = new Proxy(db, {
+      get(target, property) {
+        if (property === 'getExecutor') return () => recordingExecutor(target.getExecutor());
+        return bound(target, property);
+      },
+    });
+    const service = new NodeService(recording);
+    const search = (prefix: string) =>
+      service.listForAdmin({ search: prefix, num_records: 5 } as Parameters<
+        NodeService['listForAdmin']
+      >[0]);
+    const counts = () => texts.filter((text) => text.includes('count(*)')).length;
+
+    const first = await search('N00');
+    expect(first.total).toBe(60);
+    expect(counts()).toBe(1);
+    // Every further page of the same search reuses the total.
+    const second = await search('N00');
+    expect(second.total).toBe(60);
+    expect(counts()).toBe(1);
+    expect((await search('N001')).total).toBe(10);
+    expect(counts()).toBe(2);
+
+    // A registration moves the id set's version: counted again, and exact.
+    const version = await readCounter(db, ID_VERSION_COUNTER);
+    const registered = await server.app.inject({
+      method: 'POST',
+      url: '/v1/admin/node_ids',
+      headers: { authorization: token },
+      payload: {
+        nodes: [{ node_id: 'N00999', type: 'Refrigerator', model: 'FD-1', fw_version: '1.0.0' }],
+      },
+    });
+    expect(registered.statusCode, registered.body).toBe(200);
+    expect(await readCounter(db, ID_VERSION_COUNTER)).toBeGreaterThan(version);
+    expect((await search('N00')).total).toBe(61);
+    expect(counts()).toBe(3);
+    // So does a node deleted from the registry.
+    await db.deleteFrom('nodes').where('node_id', '=', 'N00999').execute();
+    // The raw delete bypasses the status counters (no product path deletes nodes): restore them.
+    await rebuildCounters(db);
+    expect((await search('N00')).total).toBe(60);
+    expect(counts()).toBe(4);
   });
 
   it('keeps maintained counters equal to a recount', async () => {

@@ -22,6 +22,7 @@ import * as m0014 from './migrations/0014-node-facet-counts.js';
 import * as m0015 from './migrations/0015-code-limits.js';
 import * as m0016 from './migrations/0016-sharing-automations.js';
 import * as m0017 from './migrations/0017-group-member-counts.js';
+import * as m0018 from './migrations/0018-node-id-version.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-code-limits': m0015,
   '0016-sharing-automations': m0016,
   '0017-group-member-counts': m0017,
+  '0018-node-id-version': m0018,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

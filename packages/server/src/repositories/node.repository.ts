@@ -377,6 +377,19 @@ export async function replaceNodeTags(
       .execute();
 }
 
+/** The counter that triggers bump on every insert into or delete from `nodes` (migration 0018). */
+export const ID_VERSION_COUNTER = 'id_version';
+
+/** The version of the set of node ids, or undefined when the counter is missing. */
+export async function readIdVersion(db: Db): Promise<number | undefined> {
+  const { rows } = await runFixedQuery<{ value: number | string }>(
+    db,
+    'select value from node_counters where name = ?',
+    [ID_VERSION_COUNTER],
+  );
+  return rows[0] === undefined ? undefined : Number(rows[0].value);
+}
+
 /** Reads one maintained counter (0 when never written). */
 export async function readCounter(db: Db, name: string): Promise<number> {
   // Every unfiltered or status-only page of the fleet list reads one (its total).

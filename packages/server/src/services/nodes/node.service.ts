@@ -20,6 +20,7 @@ import {
   findNodeCredential,
   insertNodes,
   listNodes,
+  readIdVersion,
   replaceNodeTags,
   type NodeFilter,
   type NodeListRow,
@@ -58,6 +59,9 @@ function toFilter(query: AdminNodesQuery): NodeFilter {
   };
 }
 
+/** Search prefixes whose totals are kept (the oldest goes first). */
+const SEARCH_TOTALS_KEPT = 1000;
+
 /** Credentials handed out once at registration. */
 export interface RegisteredNode {
   node_id: string;
@@ -77,6 +81,9 @@ export interface NodePage {
 export class NodeService {
   /** Where user–node mapping changes are told after commit (push notifications). */
   private events: NodeEvents | undefined;
+
+  /** Totals of node-id searches by prefix, with the id-set version they were counted at. */
+  private readonly searchTotals = new Map<string, { version: number; total: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -183,10 +190,35 @@ export class NodeService {
   ): Promise<NodePage> {
     const [rows, total] = await Promise.all([
       listNodes(this.db, filter, startId, limit, withDocuments),
-      countNodes(this.db, filter),
+      this.total(filter),
     ]);
     const next = rows.length > limit ? rows[limit] : undefined;
     return { rows: rows.slice(0, limit), total, nextId: next?.node_id };
+  }
+
+  /**
+   * The exact total of a filter. A node-id search's total depends only on the set of node ids,
+   * so it is kept per prefix with that set's version and counted again only when the version
+   * moved; every page of a search repeats the same total (ADR 22).
+   */
+  private async total(filter: NodeFilter): Promise<number> {
+    const prefix = filter.search;
+    const onlySearch =
+      prefix !== undefined &&
+      Object.entries(filter).every(([key, value]) => key === 'search' || value === undefined);
+    if (!onlySearch) return countNodes(this.db, filter);
+    // The version is read before counting: a node registered in between leaves the new count
+    // under the old version, so it is counted again next time; never an old count under a new one.
+    const version = await readIdVersion(this.db);
+    if (version === undefined) return countNodes(this.db, filter);
+    const kept = this.searchTotals.get(prefix);
+    if (kept?.version === version) return kept.total;
+    const total = await countNodes(this.db, filter);
+    this.searchTotals.delete(prefix);
+    this.searchTotals.set(prefix, { version, total });
+    if (this.searchTotals.size > SEARCH_TOTALS_KEPT)
+      this.searchTotals.delete(this.searchTotals.keys().next().value!);
+    return total;
   }
 
   /** Replaces a node's tags (location first, then the serial). */
