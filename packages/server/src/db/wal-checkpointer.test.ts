@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,5 +109,32 @@ describe('the background WAL checkpointer (ADR 20)', () => {
     const checkpointer = handle.walCheckpointer!;
     await checkpointer.stop();
     await expect(checkpointer.checkpointNow()).rejects.toThrow('the WAL checkpointer is stopped');
+  });
+});
+
+describe('stopping the WAL checkpointer at the end of a process', () => {
+  it('keeps the process alive until the worker has closed its connection', () => {
+    // A process whose last work is the stop (the server's exit after a failed start): the stop
+    // must finish, or what follows it (the exit code, the message) never happens.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-wal-'));
+    try {
+      new SQLite(path.join(dir, 'fleetdeck.db')).close();
+      const script = [
+        `import { startWalCheckpointer } from ${JSON.stringify(path.join(import.meta.dirname, 'wal-checkpointer.ts'))};`,
+        `const checkpointer = startWalCheckpointer(${JSON.stringify(path.join(dir, 'fleetdeck.db'))}, () => {});`,
+        'await checkpointer.stop();',
+        "console.log('stopped');",
+        'process.exitCode = 7;',
+      ].join('\n');
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+      expect(result.stdout).toContain('stopped');
+      expect(result.status).toBe(7);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

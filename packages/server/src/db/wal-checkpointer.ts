@@ -131,6 +131,9 @@ export function startWalCheckpointer(
     async stop() {
       if (!stopping) {
         stopping = true;
+        // Held from here on: a process whose last work is this stop must wait for the worker's
+        // exit, not end with the stop unfinished and whatever follows it never run.
+        worker.ref();
         worker.postMessage({ type: 'stop' });
       }
       await exited;
