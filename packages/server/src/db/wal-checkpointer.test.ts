@@ -74,6 +74,21 @@ describe('the background WAL checkpointer (ADR 20)', () => {
     expect(handle.walCheckpointer!.rounds).toBeGreaterThanOrEqual(3);
   });
 
+  it('counts only rounds that found new frames, and stays quiet while nothing is written', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-wal-'));
+    handle = openDatabase({ dataDir: dir });
+    await sql`create table t (id integer primary key, body text not null)`.execute(handle.db);
+    await writeRows(handle, 0, 100);
+    const deadline = Date.now() + 5_000;
+    while (handle.walCheckpointer!.rounds < 1 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const after = handle.walCheckpointer!.rounds;
+    expect(after).toBeGreaterThanOrEqual(1);
+    // Half a second without writes: five rounds at the busy pace, none of them with work.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(handle.walCheckpointer!.rounds).toBe(after);
+  });
+
   it('keeps every committed row across close and reopen, and removes the WAL on close', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-wal-'));
     handle = openDatabase({ dataDir: dir });

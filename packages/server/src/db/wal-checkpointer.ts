@@ -17,6 +17,9 @@ export const FALLBACK_AUTOCHECKPOINT_PAGES = 16_384;
 /** How often the background connection copies committed WAL pages into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 100;
 
+/** The longest wait between rounds while nothing is written (the wait doubles up to it). */
+export const IDLE_CHECKPOINT_INTERVAL_MS = 2_000;
+
 /** What one `PRAGMA wal_checkpoint(PASSIVE)` reported. */
 export interface CheckpointResult {
   /** 1 when another checkpoint was running and this one did nothing. */
@@ -30,7 +33,7 @@ export interface CheckpointResult {
 export interface WalCheckpointer {
   /** Runs one checkpoint now (tests and shutdown); resolves with what it reported. */
   checkpointNow(): Promise<CheckpointResult>;
-  /** Rounds that copied at least one frame, since the start. */
+  /** Rounds that found new frames in the WAL (and copied them), since the start. */
   readonly rounds: number;
   /** Stops the worker after it closed its connection. */
   stop(): Promise<void>;
@@ -49,14 +52,28 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
 db.pragma('cache_size = -1024');
 const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
-const timer = setInterval(() => {
+// A round that finds the WAL as the last one left it (no new frames, no restart) copied nothing:
+// the wait doubles, up to idleIntervalMs, so an idle server is not woken ten times a second.
+let last = { log: -1, checkpointed: -1 };
+let delay = workerData.intervalMs;
+let timer;
+const round = () => {
   const result = checkpoint();
-  if (result.checkpointed > 0 && result.busy === 0) parentPort.postMessage({ type: 'round', result });
-}, workerData.intervalMs);
+  const moved = result.log !== last.log || result.checkpointed !== last.checkpointed;
+  last = result;
+  if (moved && result.busy === 0 && result.checkpointed > 0) {
+    parentPort.postMessage({ type: 'round', result });
+    delay = workerData.intervalMs;
+  } else if (!moved) {
+    delay = Math.min(delay * 2, workerData.idleIntervalMs);
+  }
+  timer = setTimeout(round, delay);
+};
+timer = setTimeout(round, delay);
 parentPort.on('message', (message) => {
   if (message.type === 'now') parentPort.postMessage({ type: 'now', id: message.id, result: checkpoint() });
   if (message.type === 'stop') {
-    clearInterval(timer);
+    clearTimeout(timer);
     db.close();
     parentPort.close();
   }
@@ -78,7 +95,7 @@ export function startWalCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver, intervalMs },
+    workerData: { file, driver, intervalMs, idleIntervalMs: IDLE_CHECKPOINT_INTERVAL_MS },
   });
   // A forgotten stop never keeps the process alive.
   worker.unref();
