@@ -281,6 +281,8 @@ describe.each(DIALECTS)('node registry and fleet list on %s', (dialect) => {
       { tag: 'location:Pune' },
       { type: 'Refrigerator', status: 'offline' },
       { userId: 'someone' },
+      // A group's page of nodes (the group view, B6's group filter).
+      { groupId: 'AAAA-0001' },
       {},
     ];
     for (const filter of filters) {
