@@ -105,12 +105,16 @@ async function publishLoad(url, nodes, brokerPid) {
  * for its PUBACK (at most 20 in flight; a send that would exceed that is counted as skipped).
  * The PUBACK latency here is publish → durable at the target rate.
  */
-async function pacedLoad(workers, nodeCount, brokerPid) {
+async function pacedLoad(workers, nodeCount, brokerPid, api) {
   const ratePerNode = PACED_RATE / nodeCount;
   const cpuBefore = cpuSecondsOf(brokerPid);
   const started = Date.now();
   for (const w of workers) w.child.send({ type: 'paced', ratePerNode, durationS: PACED_S });
+  const probing = { done: false };
+  const probe = api ? probeApi(api, probing) : undefined;
   const done = await Promise.all(workers.map((w) => w.nextMessage()));
+  probing.done = true;
+  const apiDuringLoad = await probe;
   const elapsedS = (Date.now() - started) / 1000;
   const cpuAfter = cpuSecondsOf(brokerPid);
   const latencies = done.flatMap((d) => d.latencies).sort((a, b) => a - b);
@@ -132,6 +136,43 @@ async function pacedLoad(workers, nodeCount, brokerPid) {
     },
     broker_cpu_cores_used:
       cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / elapsedS),
+    ...(apiDuringLoad ? { api_during_load: apiDuringLoad } : {}),
+  };
+}
+
+/**
+ * What an operator sees meanwhile: the devices page's call (`GET /v1/admin/nodes`, 10 rows),
+ * one request every API_PROBE_INTERVAL_MS (the next starts when both the interval has passed and
+ * the previous answer is in), timed from request to the whole body.
+ */
+const API_PROBE_INTERVAL_MS = 100;
+async function probeApi({ baseUrl, token }, probing) {
+  const latencies = [];
+  let failed = 0;
+  while (!probing.done) {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${baseUrl}/v1/admin/nodes?num_records=10`, {
+        headers: { authorization: token },
+      });
+      await response.arrayBuffer();
+      if (!response.ok) failed += 1;
+    } catch {
+      failed += 1;
+    }
+    const took = performance.now() - started;
+    latencies.push(took);
+    await sleep(Math.max(0, API_PROBE_INTERVAL_MS - took));
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    failed,
+    latency_ms: {
+      p50: round(percentile(latencies, 50)),
+      p99: round(percentile(latencies, 99)),
+      max: round(latencies[latencies.length - 1] ?? null),
+    },
   };
 }
 
@@ -188,7 +229,10 @@ async function fleetdeckRun() {
     }
     const drainMs = Date.now() - run.publishEnd;
     const rssAfter = rssOf(server.pid);
-    const paced = await pacedLoad(run.workers, NODES, server.pid);
+    const paced = await pacedLoad(run.workers, NODES, server.pid, {
+      baseUrl: server.baseUrl,
+      token,
+    });
     await closeWorkers(run.workers);
     const figures = run.figures;
     const totalS = figures.elapsed_s + drainMs / 1000;

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import type { Services } from './app.js';
-import { startEmbeddedBroker } from './gateway/embedded-broker.js';
+import { startBrokerThread } from './gateway/broker-thread.js';
 import { startExternalGateway } from './gateway/external-gateway.js';
 import type { NodeGateway } from './gateway/node-gateway.js';
 import { createLogger, type Logger } from './logger.js';
@@ -46,7 +46,8 @@ function printFirstStart(result: BootstrapResult, config: AppConfig): void {
 
 /**
  * Installed first thing, so a SIGTERM at any moment of start-up or service stops cleanly:
- * in-flight requests finish, the broker closes, the database closes, then exit 0.
+ * in-flight requests finish, the broker closes, the database closes, then exit 0. Returns the
+ * same stop for a part that failed for good (exit code 1, so a supervisor restarts the server).
  */
 function installShutdown(
   logger: Logger,
@@ -56,12 +57,12 @@ function installShutdown(
     services?: Services;
     database?: DatabaseHandle;
   },
-): void {
+): (reason: string, exitCode: number) => void {
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (reason: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ reason, exitCode }, 'shutting down');
     const deadline = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
@@ -73,11 +74,12 @@ function installShutdown(
       await running.broker?.close();
       await running.services?.ingest.flush();
       await running.database?.close();
-      process.exit(0);
+      process.exit(exitCode);
     })();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  return shutdown;
 }
 
 async function main(): Promise<void> {
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
     services?: Services;
     database?: DatabaseHandle;
   } = {};
-  installShutdown(logger, running);
+  const shutdown = installShutdown(logger, running);
   const database = openDatabase(config, (error) =>
     logger.warn(
       { err: error },
@@ -163,11 +165,14 @@ async function main(): Promise<void> {
     // Session numbers start again at 1 with the embedded broker: nobody is connected yet.
     await services.ingest.resetConnectivity(Date.now());
     try {
-      const embedded = await startEmbeddedBroker(
+      // The broker has a thread of its own, so a flood of device traffic does not hold up the API
+      // and the timers of this thread (ADR 23).
+      const embedded = await startBrokerThread(
         config.mqttPort,
         config.host,
         services.ingest,
         logger,
+        () => shutdown('the MQTT broker thread stopped', 1),
       );
       broker = embedded;
       brokerPort = embedded.port;

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startBrokerThread } from '../src/gateway/broker-thread.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/gateway/embedded-broker.js';
 import { NODE_PAYLOAD_LIMIT } from '../src/gateway/node-acl.js';
 import { createLogger } from '../src/logger.js';
@@ -34,7 +35,12 @@ function paramsOfSize(bytes: number): string {
 }
 
 // QUALITY S10 on the embedded broker, plus ingest, connectivity and cloud → node publishing.
-describe('embedded MQTT broker', () => {
+// Both ways the server runs the embedded broker: on the calling thread, and in a worker thread of
+// its own with the port's calls crossing between the threads (ADR 23, what `npm start` runs).
+describe.each([
+  ['on the calling thread', startEmbeddedBroker],
+  ['in a worker thread', startBrokerThread],
+])('embedded MQTT broker %s', (_where, startBroker) => {
   let port: RecordingNodePort;
   let broker: EmbeddedBroker;
   let url: string;
@@ -56,7 +62,7 @@ describe('embedded MQTT broker', () => {
 
   beforeEach(async () => {
     port = new RecordingNodePort().addNode(A, PASSWORD_A).addNode(B, PASSWORD_B);
-    broker = await startEmbeddedBroker(0, '127.0.0.1', port, createLogger('silent'));
+    broker = await startBroker(0, '127.0.0.1', port, createLogger('silent'));
     url = `mqtt://127.0.0.1:${broker.port}`;
   });
   afterEach(async () => {
@@ -71,7 +77,7 @@ describe('embedded MQTT broker', () => {
 
     it('reports a busy port to the caller instead of crashing', async () => {
       await expect(
-        startEmbeddedBroker(broker.port, '127.0.0.1', port, createLogger('silent')),
+        startBroker(broker.port, '127.0.0.1', port, createLogger('silent')),
       ).rejects.toMatchObject({ code: 'EADDRINUSE' });
     });
   });
@@ -354,7 +360,7 @@ describe('embedded MQTT broker', () => {
       // A port whose writes never finish: the PUBACK must not depend on them.
       const stuck = new RecordingNodePort().addNode(A, PASSWORD_A);
       stuck.flush = () => new Promise<void>(() => undefined);
-      const stuckBroker = await startEmbeddedBroker(0, '127.0.0.1', stuck, createLogger('silent'));
+      const stuckBroker = await startBroker(0, '127.0.0.1', stuck, createLogger('silent'));
       try {
         const client = await connectNode(`mqtt://127.0.0.1:${stuckBroker.port}`, A, PASSWORD_A);
         clients.push(client);

@@ -64,6 +64,7 @@ function byteLength(payload: Buffer | string): number {
  * `node/<id>/<suffix>`. Connects and disconnects reach the port with a per-node session number;
  * node messages are parsed and handed to the port after the PUBACK has gone out. Session numbers
  * start again at 1 in every process, so the stored connectivity must be reset before this starts.
+ * `route` hands an authorised message on (the broker thread passes it to the main thread as is).
  * Rejects with the listen error (e.g. EADDRINUSE) so the caller can explain it.
  */
 export async function startEmbeddedBroker(
@@ -71,6 +72,7 @@ export async function startEmbeddedBroker(
   host: string,
   port: NodeGatewayPort,
   logger: Logger,
+  route: typeof routeNodeMessage = routeNodeMessage,
 ): Promise<EmbeddedBroker> {
   const log = logger.child({ component: 'mqtt-broker' });
   /** The last session number handed out per node id; only ever grows while the process runs. */
@@ -152,7 +154,7 @@ export async function startEmbeddedBroker(
       if (!parsed || parsed.suffix === 'connection') return callback(null);
       const payload =
         typeof packet.payload === 'string' ? Buffer.from(packet.payload, 'utf8') : packet.payload;
-      routeNodeMessage(port, log, parsed.nodeId, parsed.suffix, payload, Date.now());
+      route(port, log, parsed.nodeId, parsed.suffix, payload, Date.now());
       if (packet.qos === 0) return callback(null);
       // QoS 1: the PUBACK goes out only once the message is committed (group commit, ≤ ~50 ms).
       port.whenDurable().then(
