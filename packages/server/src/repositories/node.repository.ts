@@ -380,25 +380,25 @@ export async function replaceNodeTags(
 /** The counter that triggers bump on every insert into or delete from `nodes` (migration 0018). */
 export const ID_VERSION_COUNTER = 'id_version';
 
-/** The version of the set of node ids, or undefined when the counter is missing. */
-export async function readIdVersion(db: Db): Promise<number | undefined> {
-  const { rows } = await runFixedQuery<{ value: number | string }>(
-    db,
-    'select value from node_counters where name = ?',
-    [ID_VERSION_COUNTER],
-  );
-  return rows[0] === undefined ? undefined : Number(rows[0].value);
-}
-
-/** Reads one maintained counter (0 when never written). */
-export async function readCounter(db: Db, name: string): Promise<number> {
+/** One maintained counter's stored value, or undefined when it was never written. */
+async function readStoredCounter(db: Db, name: string): Promise<number | undefined> {
   // Every unfiltered or status-only page of the fleet list reads one (its total).
   const { rows } = await runFixedQuery<{ value: number | string }>(
     db,
     'select value from node_counters where name = ?',
     [name],
   );
-  return Number(rows[0]?.value ?? 0);
+  return rows[0] === undefined ? undefined : Number(rows[0].value);
+}
+
+/** The version of the set of node ids, or undefined when the counter is missing. */
+export function readIdVersion(db: Db): Promise<number | undefined> {
+  return readStoredCounter(db, ID_VERSION_COUNTER);
+}
+
+/** Reads one maintained counter (0 when never written). */
+export async function readCounter(db: Db, name: string): Promise<number> {
+  return (await readStoredCounter(db, name)) ?? 0;
 }
 
 /** Adds deltas to maintained counters (inside the transaction that changed the rows). */
