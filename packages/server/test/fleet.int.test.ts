@@ -1,6 +1,7 @@
 import type { NodeInfo } from '@fleetdeck/contract';
 import { basicIngestTopic, nodeTopic } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrokerThread } from '../src/gateway/broker-thread.js';
 import { startEmbeddedBroker } from '../src/gateway/embedded-broker.js';
 import { startExternalGateway } from '../src/gateway/external-gateway.js';
 import type { NodeGateway } from '../src/gateway/node-gateway.js';
@@ -51,21 +52,22 @@ async function register(server: TestServer, token: string, nodeId: string): Prom
   return response.json<{ nodes: Array<{ mqtt_password: string }> }>().nodes[0]?.mqtt_password ?? '';
 }
 
-describe.each(DIALECTS)(
-  'a node through the embedded broker into the fleet API on %s',
-  (dialect) => {
+// The embedded broker on the calling thread and in its own worker thread (ADR 23, `npm start`).
+const EMBEDDED = DIALECTS.flatMap((dialect) => [
+  ['on the calling thread', dialect, startEmbeddedBroker] as const,
+  ['in a worker thread', dialect, startBrokerThread] as const,
+]);
+
+describe.each(EMBEDDED)(
+  'a node through the embedded broker %s into the fleet API on %s',
+  (_where, dialect, startBroker) => {
     let server: TestServer;
     let broker: NodeGateway & { port: number };
     let token: string;
 
     beforeAll(async () => {
       server = await createTestServer(dialect);
-      broker = await startEmbeddedBroker(
-        0,
-        '127.0.0.1',
-        server.services.ingest,
-        createLogger('silent'),
-      );
+      broker = await startBroker(0, '127.0.0.1', server.services.ingest, createLogger('silent'));
       token = (await apiLogin(server.app)).accesstoken;
     });
     afterAll(async () => {
