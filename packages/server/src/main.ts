@@ -172,7 +172,7 @@ async function main(): Promise<void> {
         config.host,
         services.ingest,
         logger,
-        () => shutdown('the MQTT broker thread stopped', 1),
+        { onFailure: () => shutdown('the MQTT broker thread stopped', 1) },
       );
       broker = embedded;
       brokerPort = embedded.port;

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startBrokerThread } from '../src/gateway/broker-thread.js';
+import { brokerWorker, startBrokerThread } from '../src/gateway/broker-thread.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/gateway/embedded-broker.js';
 import { NODE_PAYLOAD_LIMIT } from '../src/gateway/node-acl.js';
 import { createLogger } from '../src/logger.js';
@@ -446,5 +446,45 @@ describe.each([
         connected: false,
       });
     });
+  });
+});
+
+describe('the broker thread', () => {
+  it('reports a thread that dies while running, once, and fails what was asked of it', async () => {
+    const port = new RecordingNodePort().addNode(A, PASSWORD_A);
+    const worker = brokerWorker({ logLevel: 'silent' });
+    const failures: Error[] = [];
+    const broker = await startBrokerThread(0, '127.0.0.1', port, createLogger('silent'), {
+      worker,
+      onFailure: (error) => failures.push(error),
+    });
+    const client = await connectNode(`mqtt://127.0.0.1:${broker.port}`, A, PASSWORD_A);
+    try {
+      await port.waitFor('connected', A);
+      await worker.terminate();
+      await waitUntil(() => failures.length > 0, 5000, 'the failure report');
+      expect(failures.map((error) => error.message)).toEqual([
+        'the MQTT broker thread exited with code 1',
+      ]);
+      expect(await closedWithin(client, 3000)).toBe(true);
+      await expect(broker.publishToNode(A, 'params/remote', 'x')).rejects.toThrow(
+        'the MQTT broker thread exited',
+      );
+      await broker.close();
+      expect(failures).toHaveLength(1);
+    } finally {
+      await endAll([client]);
+    }
+  });
+
+  it('does not report a failure when it is closed', async () => {
+    const port = new RecordingNodePort().addNode(A, PASSWORD_A);
+    const failures: Error[] = [];
+    const broker = await startBrokerThread(0, '127.0.0.1', port, createLogger('silent'), {
+      onFailure: (error) => failures.push(error),
+    });
+    await broker.close();
+    await sleep(100);
+    expect(failures).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import { ThreadChannel, type ThreadCall } from './thread-channel.js';
  * the server runs from its TypeScript sources (tests, `npm run dev`), a small script that loads the
  * `.ts` entry through tsx's API (Node 20 does not carry `--import` loaders into a worker).
  */
-function brokerWorker(workerData: unknown): Worker {
+export function brokerWorker(workerData: { logLevel: string }): Worker {
   if (!import.meta.url.endsWith('.ts')) {
     return new Worker(new URL('./broker-thread-entry.js', import.meta.url), { workerData });
   }
@@ -29,22 +29,30 @@ function brokerWorker(workerData: unknown): Worker {
   return new Worker(script, { eval: true, workerData, execArgv: ['--conditions=source'] });
 }
 
+/** How `startBrokerThread` runs. */
+export interface BrokerThreadOptions {
+  /** Called once if the thread dies while the broker is meant to be running. */
+  onFailure?: (error: Error) => void;
+  /** A thread made by `brokerWorker` to run in (tests end it to see a failure); a new one if not. */
+  worker?: Worker;
+}
+
 /**
  * Starts the embedded broker in a worker thread of its own (ADR 23), with the same contract as
- * `startEmbeddedBroker`: Aedes, its sockets, MQTT parsing, the ACL and the payload checks run
- * there; authentication, connectivity and ingest run on this thread through `port`. A QoS 1
- * PUBACK still waits for `port.whenDurable()`. Rejects with the listen error (EADDRINUSE keeps its
- * code). `onFailure` is called once if the thread dies while the broker is meant to be running.
+ * `startEmbeddedBroker`. Aedes, its sockets, MQTT parsing, the ACL and the size limits run there;
+ * node messages are parsed and checked (`routeNodeMessage`), and authentication, connectivity and
+ * the ingest run, on this thread through `port`. A QoS 1 PUBACK still waits for
+ * `port.whenDurable()`. Rejects with the listen error (EADDRINUSE keeps its code).
  */
 export async function startBrokerThread(
   mqttPort: number,
   host: string,
   port: NodeGatewayPort,
   logger: Logger,
-  onFailure: (error: Error) => void = () => undefined,
+  options: BrokerThreadOptions = {},
 ): Promise<EmbeddedBroker> {
   const log = logger.child({ component: 'mqtt-broker-thread' });
-  const worker = brokerWorker({ logLevel: logger.level });
+  const worker = options.worker ?? brokerWorker({ logLevel: logger.level });
   const channel = new ThreadChannel(
     (calls) => worker.postMessage(calls),
     (method, args) => {
@@ -59,7 +67,7 @@ export async function startBrokerThread(
     if (state === 'running') {
       state = 'closing';
       log.error({ err: error }, 'the MQTT broker thread stopped');
-      onFailure(error);
+      options.onFailure?.(error);
     }
   };
   worker.on('message', (calls: ThreadCall[]) => channel.receive(calls));
