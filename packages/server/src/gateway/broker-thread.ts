@@ -89,7 +89,9 @@ export async function startBrokerThread(
     port: boundPort,
     publishToNode: async (nodeId, suffix, payload) => {
       const message = outboundMessage(nodeId, suffix, payload);
-      await channel.request('publish', nodeId, suffix, message.payload);
+      // A copy of just these bytes: a small Buffer is a view into a shared pool, and cloning a
+      // view clones the whole pool.
+      await channel.request('publish', nodeId, suffix, new Uint8Array(message.payload));
     },
     close: () => {
       closing ??= (async () => {
