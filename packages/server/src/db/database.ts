@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type QueryExecutorProvider } from 'kysely';
 import pg from 'pg';
 import { runFixedQuery } from './raw-query.js';
+import { VALUE_ROWS_MARK, preparedStatementPool } from './postgres-statements.js';
 import type { Database } from './schema.js';
 import {
   FALLBACK_AUTOCHECKPOINT_PAGES,
@@ -39,7 +40,9 @@ export function openDatabase(
 ): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }),
+    });
     const url = new URL(options.databaseUrl);
     return {
       db,
@@ -86,12 +89,6 @@ export function openDatabase(
  * nodes).
  */
 export const SQLITE_CACHE_KIB = 65_536;
-
-/**
- * Starts the SQL of a read whose rows are wanted as arrays of values (`selectValueRows`). The
- * statement cache keys on the whole text, so a marked statement is always in raw mode.
- */
-const VALUE_ROWS_MARK = '/* value rows */ ';
 
 /** Prepared statements kept per SQL text; the oldest goes when the cache is full. */
 const STATEMENT_CACHE_SIZE = 500;

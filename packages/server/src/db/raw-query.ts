@@ -4,6 +4,7 @@ import {
   type QueryExecutorProvider,
   type QueryResult,
 } from 'kysely';
+import { nameFixedStatement } from './postgres-statements.js';
 
 /** PostgreSQL texts (`$1, $2, …`) of the `?` texts run so far: a handful of fixed statements. */
 const postgresTexts = new Map<string, string>();
@@ -14,6 +15,7 @@ function postgresText(text: string): string {
     let n = 0;
     converted = text.replace(/\?/g, () => `$${++n}`);
     postgresTexts.set(text, converted);
+    nameFixedStatement(converted);
   }
   return converted;
 }

@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  isUniqueViolation,
+  openDatabase,
+  selectValueRows,
+  type DatabaseHandle,
+} from '../src/db/database.js';
+import { runFixedQuery } from '../src/db/raw-query.js';
+import { DIALECTS, createTestDatabase } from './helpers/test-server.js';
+
+const LIST = 'select id, label from fixed_t where id > ? order by id';
+
+describe.each(DIALECTS)('fixed statements on %s', (dialect) => {
+  let handle: DatabaseHandle;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const created = await createTestDatabase(dialect);
+    cleanup = created.cleanup;
+    handle = openDatabase({
+      databaseUrl: created.env.DATABASE_URL,
+      dataDir: created.env.DATA_DIR!,
+    });
+    await sql`create table fixed_t (id integer primary key, label text not null)`.execute(
+      handle.db,
+    );
+    await sql`insert into fixed_t (id, label) values (1, 'a'), (2, 'b, "quoted"'), (3, 'Ünïcode')`.execute(
+      handle.db,
+    );
+  });
+  afterAll(async () => {
+    await handle.close();
+    await cleanup();
+  });
+
+  it('return value rows in select order, the same on every run of a connection', async () => {
+    await handle.db.connection().execute(async (connection) => {
+      for (let run = 0; run < 3; run += 1) {
+        const rows = await selectValueRows<[number, string]>(
+          connection,
+          LIST,
+          [1],
+          ['id', 'label'],
+        );
+        expect(rows).toEqual([
+          [2, 'b, "quoted"'],
+          [3, 'Ünïcode'],
+        ]);
+      }
+      const none = await selectValueRows<[number, string]>(connection, LIST, [3], ['id', 'label']);
+      expect(none).toEqual([]);
+    });
+  });
+
+  it('keep the error code of a failed statement, and the connection keeps working', async () => {
+    await handle.db.connection().execute(async (connection) => {
+      const insert = 'insert into fixed_t (id, label) values (?, ?)';
+      const failure = await runFixedQuery(connection, insert, [1, 'again']).catch(
+        (e: unknown) => e,
+      );
+      expect(isUniqueViolation(failure)).toBe(true);
+      await runFixedQuery(connection, insert, [4, 'd']);
+      const { rows } = await runFixedQuery<{ label: string }>(
+        connection,
+        'select label from fixed_t where id = ?',
+        [4],
+      );
+      expect(rows).toEqual([{ label: 'd' }]);
+    });
+  });
+
+  // PostgreSQL only (SQLite's own statement cache is covered in database.test.ts).
+  if (dialect !== 'postgres') return;
+  it('are prepared once per PostgreSQL connection under a name; other queries are not', async () => {
+    await handle.db.connection().execute(async (connection) => {
+      const prepared = async () =>
+        (
+          await sql<{ name: string; statement: string }>`
+              select name, statement from pg_prepared_statements order by name`.execute(connection)
+        ).rows;
+      await selectValueRows(connection, LIST, [0], ['id', 'label']);
+      const first = await prepared();
+      const list = first.filter((row) => row.statement.includes('from fixed_t where id > $1'));
+      expect(list).toHaveLength(1);
+      expect(list[0]!.name).toMatch(/^fleetdeck_\d+$/);
+      await selectValueRows(connection, LIST, [2], ['id', 'label']);
+      await sql`select label from fixed_t where id = ${2}`.execute(connection);
+      const second = await prepared();
+      expect(second).toEqual(first);
+    });
+  });
+});
