@@ -7,7 +7,11 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
  */
 const statementNames = new Map<string, string>();
 
-/** Starts the text of a read whose rows come back as arrays of values (`selectValueRows`). */
+/**
+ * Starts the text of a read whose rows come back as arrays of values (`selectValueRows`): raw mode
+ * on SQLite, `rowMode: 'array'` here. Both statement caches key on the whole text, so a marked
+ * statement is always read as arrays.
+ */
 export const VALUE_ROWS_MARK = '/* value rows */ ';
 
 /**
