@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NodeGroupsTable } from '../db/schema.js';
-import { listNodes, type NodeListRow } from './node.repository.js';
+import { runFixedQuery } from '../db/raw-query.js';
+import { listNodesWithScalar, type PageWithScalar, type SqlText } from './node.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -11,11 +12,13 @@ export async function insertGroup(db: Db, group: NodeGroupsTable): Promise<void>
 
 /** A group by id. */
 export async function findGroup(db: Db, groupId: string): Promise<NodeGroupsTable | undefined> {
-  return db
-    .selectFrom('node_groups')
-    .selectAll()
-    .where('group_id', '=', groupId)
-    .executeTakeFirst();
+  // Every page of a group's nodes reads it: a fixed text (a named statement on PostgreSQL).
+  const { rows } = await runFixedQuery<NodeGroupsTable>(
+    db,
+    'select * from node_groups where group_id = ?',
+    [groupId],
+  );
+  return rows[0];
 }
 
 /** A keyset page of groups ordered by id (`limit + 1` rows so the caller sees the next cursor). */
@@ -68,15 +71,23 @@ export async function recountMembers(db: Db, groupId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** A keyset page of a group's nodes ordered by node id, with the columns a list presents. */
+/** The read of a group's member count, kept by triggers (no row: 0). Column `n`. */
+function memberCountQuery(groupId: string): SqlText {
+  return { text: 'select n from node_group_counts where group_id = ?', values: [groupId] };
+}
+
+/**
+ * A keyset page of a group's nodes ordered by node id, with the columns a list presents, and
+ * the group's member count read by the same statement (`scalar`).
+ */
 export function listGroupNodes(
   db: Db,
   groupId: string,
   startId: string | undefined,
   limit: number,
-): Promise<NodeListRow[]> {
+): Promise<PageWithScalar> {
   // The node list's fixed SQL, walking the group's (group_id, node_id) key for one page.
-  return listNodes(db, { groupId }, startId, limit, false);
+  return listNodesWithScalar(db, { groupId }, startId, limit, false, memberCountQuery(groupId));
 }
 
 /** Adds nodes by hand; a node that was in by filter stays in for good. */

@@ -145,13 +145,17 @@ type ColumnValues<C extends readonly (keyof NodesTable)[]> = {
   readonly [I in keyof C]: NodesTable[C[I] & keyof NodesTable];
 };
 type ListValues = ColumnValues<typeof LIST_COLUMNS>;
+/** A list row that also carries a scalar read's value (`listNodesWithScalar`). */
+type ScalarListValues = readonly [...ListValues, number | string | null];
+const SCALAR_LIST_COLUMNS = [...LIST_COLUMNS, 'scalar_value'];
 
 const LIST_SELECT = LIST_COLUMNS.slice(0, -2).map((column) => `nodes.${column}`);
 // The config and params documents are read only when asked for: they are most of a row's bytes.
 const SELECT_WITHOUT_DOCUMENTS = [...LIST_SELECT, 'null as config', 'null as params'].join(', ');
 const SELECT_WITH_DOCUMENTS = [...LIST_SELECT, 'nodes.config', 'nodes.params'].join(', ');
 
-function toListRow(values: ListValues): NodeListRow {
+/** A row of `LIST_COLUMNS` values (and possibly more after them) as a list row. */
+function toListRow(values: readonly [...ListValues, ...unknown[]]): NodeListRow {
   return {
     node_id: values[0],
     name: values[1],
@@ -171,13 +175,23 @@ function toListRow(values: ListValues): NodeListRow {
   };
 }
 
-/** The SQL text and bound values of one list page (see `listNodes`). */
+/** A fixed SQL text (`?` placeholders) with the values it binds. */
+export interface SqlText {
+  text: string;
+  values: readonly unknown[];
+}
+
+/**
+ * The SQL text and bound values of one list page (see `listNodes`). With `scalar`, a read of one
+ * value, each row also carries that value in a last column.
+ */
 function listQuery(
   filter: NodeFilter,
   startId: string | undefined,
   limit: number,
   withDocuments: boolean,
-): { text: string; values: unknown[] } {
+  scalar?: SqlText,
+): SqlText {
   let conditions: SqlConditions;
   const membership = onlyMembership(filter);
   if (membership) {
@@ -200,10 +214,12 @@ function listQuery(
     }
   }
   const select = withDocuments ? SELECT_WITH_DOCUMENTS : SELECT_WITHOUT_DOCUMENTS;
+  const extra = scalar ? `, (${scalar.text}) as scalar_value` : '';
   const where = whereText(conditions.clauses);
   return {
-    text: `select ${select} from nodes${where} order by nodes.node_id limit ?`,
-    values: [...conditions.values, limit + 1],
+    text: `select ${select}${extra} from nodes${where} order by nodes.node_id limit ?`,
+    // The scalar's placeholders come first in the text: it is in the select list.
+    values: [...(scalar?.values ?? []), ...conditions.values, limit + 1],
   };
 }
 
@@ -221,6 +237,58 @@ export async function listNodes(
   const { text, values } = listQuery(filter, startId, limit, withDocuments);
   const rows = await selectValueRows<ListValues>(db, text, values, LIST_COLUMNS);
   return rows.map(toListRow);
+}
+
+/**
+ * A list page (`limit + 1` rows) with the exact total of its filter, read by the same statement
+ * when the page has a row, and on its own when it has none.
+ */
+export async function listNodesCounted(
+  db: Db,
+  filter: NodeFilter,
+  startId: string | undefined,
+  limit: number,
+  withDocuments: boolean,
+): Promise<{ rows: NodeListRow[]; total: number }> {
+  const page = await listNodesWithScalar(
+    db,
+    filter,
+    startId,
+    limit,
+    withDocuments,
+    countQuery(filter),
+  );
+  const total = page.scalar === undefined ? await countNodes(db, filter) : Number(page.scalar ?? 0);
+  return { rows: page.rows, total };
+}
+
+/** A list page with the value of a single-value read made by the same statement. */
+export interface PageWithScalar {
+  rows: NodeListRow[];
+  /**
+   * The scalar read's value: null when it found nothing, undefined when the page had no row to
+   * carry it (the caller reads it on its own then). Bigint columns come back from PostgreSQL as
+   * strings.
+   */
+  scalar: number | string | null | undefined;
+}
+
+/**
+ * `listNodes`, with a single-value read (the page's total, or what the total depends on) made
+ * in the same statement: one round trip and one snapshot instead of two. Both databases
+ * evaluate an uncorrelated scalar subquery once per statement.
+ */
+export async function listNodesWithScalar(
+  db: Db,
+  filter: NodeFilter,
+  startId: string | undefined,
+  limit: number,
+  withDocuments: boolean,
+  scalar: SqlText,
+): Promise<PageWithScalar> {
+  const { text, values } = listQuery(filter, startId, limit, withDocuments, scalar);
+  const rows = await selectValueRows<ScalarListValues>(db, text, values, SCALAR_LIST_COLUMNS);
+  return { rows: rows.map(toListRow), scalar: rows[0]?.[LIST_COLUMNS.length] };
 }
 
 /** The membership table to walk when the filter is exactly one tag or one group. */
@@ -268,29 +336,37 @@ function singleFacet(
   }
 }
 
-/** The exact number of nodes matching the filter (from maintained counters when possible). */
-export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
+/**
+ * The read of the exact number of nodes matching the filter: a maintained counter when there is
+ * one (no row when it was never written, i.e. 0), a COUNT otherwise. One row, one column `n`.
+ */
+export function countQuery(filter: NodeFilter): SqlText {
   const keys = Object.entries(filter)
     .filter(([, value]) => value !== undefined)
     .map(([key]) => key);
   if (keys.length === 0 || (keys.length === 1 && keys[0] === 'status')) {
-    return readCounter(db, filter.status ?? 'total');
+    return counterQuery(filter.status ?? 'total');
   }
   const facet = singleFacet(filter);
   if (facet) {
-    const { rows } = await runFixedQuery<{ n: number | string }>(
-      db,
-      'select n from node_facet_counts where facet = ? and value = ?',
-      [facet.facet, facet.value],
-    );
-    return Number(rows[0]?.n ?? 0);
+    return {
+      text: 'select n from node_facet_counts where facet = ? and value = ?',
+      values: [facet.facet, facet.value],
+    };
   }
   const { clauses, values } = filterConditions(filter);
-  const { rows } = await runFixedQuery<{ n: number | string }>(
-    db,
-    `select count(*) as n from nodes${whereText(clauses)}`,
-    values,
-  );
+  return { text: `select count(*) as n from nodes${whereText(clauses)}`, values };
+}
+
+/** The read of one maintained counter (no row when it was never written). Column `n`. */
+export function counterQuery(name: string): SqlText {
+  return { text: 'select value as n from node_counters where name = ?', values: [name] };
+}
+
+/** The exact number of nodes matching the filter (from maintained counters when possible). */
+export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
+  const { text, values } = countQuery(filter);
+  const { rows } = await runFixedQuery<{ n: number | string }>(db, text, values);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -382,13 +458,9 @@ export const ID_VERSION_COUNTER = 'id_version';
 
 /** One maintained counter's stored value, or undefined when it was never written. */
 async function readStoredCounter(db: Db, name: string): Promise<number | undefined> {
-  // Every unfiltered or status-only page of the fleet list reads one (its total).
-  const { rows } = await runFixedQuery<{ value: number | string }>(
-    db,
-    'select value from node_counters where name = ?',
-    [name],
-  );
-  return rows[0] === undefined ? undefined : Number(rows[0].value);
+  const { text, values } = counterQuery(name);
+  const { rows } = await runFixedQuery<{ n: number | string }>(db, text, values);
+  return rows[0] === undefined ? undefined : Number(rows[0].n);
 }
 
 /** The version of the set of node ids, or undefined when the counter is missing. */

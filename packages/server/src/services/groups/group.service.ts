@@ -29,7 +29,7 @@ import {
   cityKey,
   countNodes,
   existingNodeIds,
-  listNodes,
+  listNodesCounted,
   serialKey,
   type NodeFilter,
   type NodeListRow,
@@ -178,10 +178,7 @@ export class GroupService {
   /** One group with a keyset page of its nodes (FFFF-FFFF is every node). */
   async details(groupId: string, startId: string | undefined, limit: number): Promise<GroupView> {
     if (groupId === ALL_NODES_GROUP_ID) {
-      const [rows, total] = await Promise.all([
-        listNodes(this.db, {}, startId, limit, false),
-        countNodes(this.db, {}),
-      ]);
+      const { rows, total } = await listNodesCounted(this.db, {}, startId, limit, false);
       return {
         group: {
           group_id: ALL_NODES_GROUP_ID,
@@ -200,17 +197,22 @@ export class GroupService {
         nextNodeId: rows[limit]?.node_id,
       };
     }
-    const group = await findGroup(this.db, groupId);
-    if (!group) throw notFound('Node group does not exist', GROUP_NOT_FOUND);
-    const [rows, counts] = await Promise.all([
+    // The group and its page are read side by side; the page's statement also reads the member
+    // count (a page of a group that does not exist is empty, and is not shown).
+    const [group, page] = await Promise.all([
+      findGroup(this.db, groupId),
       listGroupNodes(this.db, groupId, startId, limit),
-      memberCounts(this.db, [groupId]),
     ]);
+    if (!group) throw notFound('Node group does not exist', GROUP_NOT_FOUND);
+    const total =
+      page.scalar === undefined
+        ? ((await memberCounts(this.db, [groupId])).get(groupId) ?? 0)
+        : Number(page.scalar ?? 0);
     return {
       group,
-      total: counts.get(groupId) ?? 0,
-      nodes: rows.slice(0, limit),
-      nextNodeId: rows[limit]?.node_id,
+      total,
+      nodes: page.rows.slice(0, limit),
+      nextNodeId: page.rows[limit]?.node_id,
     };
   }
 

@@ -15,11 +15,14 @@ import { refreshAutomaticMembership } from '../../repositories/group.repository.
 import {
   addToCounters,
   countNodes,
+  counterQuery,
   existingNodeIds,
   findNode,
   findNodeCredential,
+  ID_VERSION_COUNTER,
   insertNodes,
-  listNodes,
+  listNodesCounted,
+  listNodesWithScalar,
   readIdVersion,
   replaceNodeTags,
   type NodeFilter,
@@ -57,6 +60,16 @@ function toFilter(query: AdminNodesQuery): NodeFilter {
     city: query.city,
     serial: query.serial,
   };
+}
+
+/** The prefix of a filter that is a node-id search and nothing else. */
+function searchPrefixOnly(filter: NodeFilter): string | undefined {
+  const prefix = filter.search;
+  if (prefix === undefined) return undefined;
+  const alone = Object.entries(filter).every(
+    ([key, value]) => key === 'search' || value === undefined,
+  );
+  return alone ? prefix : undefined;
 }
 
 /** Search prefixes whose totals are kept (the oldest goes first). */
@@ -188,28 +201,46 @@ export class NodeService {
     limit: number,
     withDocuments: boolean,
   ): Promise<NodePage> {
-    const [rows, total] = await Promise.all([
-      listNodes(this.db, filter, startId, limit, withDocuments),
-      this.total(filter),
-    ]);
-    const next = rows.length > limit ? rows[limit] : undefined;
-    return { rows: rows.slice(0, limit), total, nextId: next?.node_id };
+    // The total is read by the page's own statement (one round trip): the counter or COUNT
+    // itself, or, for a node-id search, the id-set version its kept total depends on.
+    const prefix = searchPrefixOnly(filter);
+    let page: { rows: NodeListRow[]; total: number };
+    if (prefix === undefined) {
+      page = await listNodesCounted(this.db, filter, startId, limit, withDocuments);
+    } else {
+      const read = await listNodesWithScalar(
+        this.db,
+        filter,
+        startId,
+        limit,
+        withDocuments,
+        counterQuery(ID_VERSION_COUNTER),
+      );
+      page = { rows: read.rows, total: await this.searchTotal(filter, prefix, read.scalar) };
+    }
+    const next = page.rows.length > limit ? page.rows[limit] : undefined;
+    return { rows: page.rows.slice(0, limit), total: page.total, nextId: next?.node_id };
   }
 
   /**
-   * The exact total of a filter. A node-id search's total depends only on the set of node ids,
-   * so it is kept per prefix with that set's version and counted again only when the version
-   * moved; every page of a search repeats the same total (ADR 22).
+   * The exact total of a node-id search. It depends only on the set of node ids, so it is kept
+   * per prefix with that set's version and counted again only when the version moved; every page
+   * of a search repeats the same total (ADR 22). `versionRead` is the version read with the page
+   * (null: the counter is missing; undefined: the page was empty and did not carry it).
    */
-  private async total(filter: NodeFilter): Promise<number> {
-    const prefix = filter.search;
-    const onlySearch =
-      prefix !== undefined &&
-      Object.entries(filter).every(([key, value]) => key === 'search' || value === undefined);
-    if (!onlySearch) return countNodes(this.db, filter);
+  private async searchTotal(
+    filter: NodeFilter,
+    prefix: string,
+    versionRead: number | string | null | undefined,
+  ): Promise<number> {
     // The version is read before counting: a node registered in between leaves the new count
     // under the old version, so it is counted again next time; never an old count under a new one.
-    const version = await readIdVersion(this.db);
+    const version =
+      versionRead === undefined
+        ? await readIdVersion(this.db)
+        : versionRead === null
+          ? undefined
+          : Number(versionRead);
     if (version === undefined) return countNodes(this.db, filter);
     const kept = this.searchTotals.get(prefix);
     if (kept?.version === version) return kept.total;
