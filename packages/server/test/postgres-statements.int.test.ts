@@ -89,4 +89,23 @@ describe.each(DIALECTS)('fixed statements on %s', (dialect) => {
       expect(second).toEqual(first);
     });
   });
+
+  it('keeps its PostgreSQL connections open through a quiet spell (pg closes idle ones after 10 s)', async () => {
+    const backends = async () =>
+      Number(
+        (
+          await sql<{ n: number }>`
+            select count(*) as n from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid()`.execute(handle.db)
+        ).rows[0]!.n,
+      );
+    // Ten queries at once take ten connections.
+    await Promise.all(
+      Array.from({ length: 10 }, () => sql`select pg_sleep(0.2)`.execute(handle.db)),
+    );
+    const busy = await backends();
+    expect(busy).toBeGreaterThanOrEqual(9);
+    await new Promise((resolve) => setTimeout(resolve, 11_500));
+    expect(await backends()).toBe(busy);
+  }, 20_000);
 });

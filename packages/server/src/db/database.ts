@@ -26,6 +26,9 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** Connections to PostgreSQL per server process. */
+const POSTGRES_POOL_SIZE = 10;
+
 // bigint (int8) and numeric counts come back as strings by default; our values fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
@@ -39,7 +42,14 @@ export function openDatabase(
   onCheckpointerFailure: (error: Error) => void = () => undefined,
 ): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A fixed-size pool: connections once opened stay open (pg closes idle ones above `min`
+    // after 10 s by default), so a burst after a quiet spell does not wait for new backends
+    // with cold caches and statements to prepare again (ADR 24).
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: POSTGRES_POOL_SIZE,
+      min: POSTGRES_POOL_SIZE,
+    });
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }),
     });
