@@ -7,6 +7,7 @@ import { buildApp, createServices } from './app.js';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
+import { MAINTENANCE_OFF_WARNING, postgresMaintenanceGaps } from './db/postgres-maintenance.js';
 import type { Services } from './app.js';
 import { startBrokerThread } from './gateway/broker-thread.js';
 import { startExternalGateway } from './gateway/external-gateway.js';
@@ -107,6 +108,8 @@ async function main(): Promise<void> {
   running.database = database;
   const applied = await migrateToLatest(database.db);
   if (applied.length) logger.info({ applied }, 'database migrated');
+  const maintenanceGaps = await postgresMaintenanceGaps(database.db);
+  if (maintenanceGaps.length) logger.warn({ gaps: maintenanceGaps }, MAINTENANCE_OFF_WARNING);
   await syncRolesFromContract(database.db);
 
   const services = await createServices(config, database, logger);
