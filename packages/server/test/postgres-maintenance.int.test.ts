@@ -1,24 +1,18 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import type { DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { postgresMaintenanceGaps } from '../src/db/postgres-maintenance.js';
-import { DIALECTS, createTestDatabase } from './helpers/test-server.js';
+import { DIALECTS, openTestDatabase } from './helpers/test-server.js';
 
 describe.each(DIALECTS)('background maintenance check on %s', (dialect) => {
   let handle: DatabaseHandle;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {
-    const created = await createTestDatabase(dialect);
-    cleanup = created.cleanup;
-    handle = openDatabase({
-      databaseUrl: created.env.DATABASE_URL,
-      dataDir: created.env.DATA_DIR!,
-    });
+    ({ handle, cleanup } = await openTestDatabase(dialect));
     await migrateToLatest(handle.db);
   });
   afterAll(async () => {
-    await handle.close();
     await cleanup();
   });
 

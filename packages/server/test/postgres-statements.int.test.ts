@@ -1,13 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  isUniqueViolation,
-  openDatabase,
-  selectValueRows,
-  type DatabaseHandle,
-} from '../src/db/database.js';
+import { isUniqueViolation, selectValueRows, type DatabaseHandle } from '../src/db/database.js';
 import { runFixedQuery } from '../src/db/raw-query.js';
-import { DIALECTS, createTestDatabase } from './helpers/test-server.js';
+import { DIALECTS, openTestDatabase } from './helpers/test-server.js';
 
 const LIST = 'select id, label from fixed_t where id > ? order by id';
 
@@ -15,12 +10,7 @@ describe.each(DIALECTS)('fixed statements on %s', (dialect) => {
   let handle: DatabaseHandle;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {
-    const created = await createTestDatabase(dialect);
-    cleanup = created.cleanup;
-    handle = openDatabase({
-      databaseUrl: created.env.DATABASE_URL,
-      dataDir: created.env.DATA_DIR!,
-    });
+    ({ handle, cleanup } = await openTestDatabase(dialect));
     await sql`create table fixed_t (id integer primary key, label text not null)`.execute(
       handle.db,
     );
@@ -29,7 +19,6 @@ describe.each(DIALECTS)('fixed statements on %s', (dialect) => {
     );
   });
   afterAll(async () => {
-    await handle.close();
     await cleanup();
   });
 

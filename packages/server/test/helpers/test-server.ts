@@ -65,6 +65,24 @@ export async function createTestDatabase(dialect: Dialect): Promise<{
   };
 }
 
+/** A fresh, empty test database of the dialect, opened (no migrations); close, then clean up. */
+export async function openTestDatabase(
+  dialect: Dialect,
+): Promise<{ handle: DatabaseHandle; cleanup: () => Promise<void> }> {
+  const created = await createTestDatabase(dialect);
+  const handle = openDatabase({
+    databaseUrl: created.env.DATABASE_URL,
+    dataDir: created.env.DATA_DIR!,
+  });
+  return {
+    handle,
+    cleanup: async () => {
+      await handle.close();
+      await created.cleanup();
+    },
+  };
+}
+
 export interface TestServer {
   app: FastifyInstance;
   config: AppConfig;
