@@ -267,8 +267,8 @@ export interface PageWithScalar {
   rows: NodeListRow[];
   /**
    * The scalar read's value: null when it found nothing, undefined when the page had no row to
-   * carry it (the caller reads it on its own then). Bigint columns come back from PostgreSQL as
-   * strings.
+   * carry it (the caller reads it on its own then). A string only for types neither driver reads
+   * as numbers (int8 is parsed into a number, database.ts).
    */
   scalar: number | string | null | undefined;
 }
