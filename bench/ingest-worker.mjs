@@ -1,6 +1,8 @@
 // Publisher process of ingest.mjs: connects its share of nodes, then each node publishes
 // params/local at QoS 1 with one message in flight (the next goes out when the PUBACK arrives).
 // Devices speak through the small client in mqtt-lite.mjs.
+import { APPLIANCE_PROFILES } from '../packages/simulator/dist/appliance-profiles.js';
+import { nodeConfigPayload } from '../packages/simulator/dist/payloads.js';
 import { connectLite } from './mqtt-lite.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -47,8 +49,42 @@ process.once('message', async ({ url, nodes, durationS, connectConcurrency }) =>
       while (cursor < nodes.length) await connectOne(cursor++);
     }),
   );
+  // Like firmware after every connect, each node first publishes its node config (the simulator's
+  // washing-machine document, ~1.4 KB), so the server holds a realistic row per node.
   const connectS = (Date.now() - connectStarted) / 1000;
-  process.send({ type: 'connected', connected: clients.filter(Boolean).length, connectFailures });
+  const profile = APPLIANCE_PROFILES['Washing Machine'];
+  const configStarted = Date.now();
+  let configFailures = 0;
+  await Promise.all(
+    clients.map((client, i) => {
+      if (!client) return undefined;
+      const nodeId = nodes[i].node_id;
+      // What ingest.mjs registers (registerNodes in lib.mjs); the same values leave the node's
+      // filters and automatic groups as they are.
+      const config = nodeConfigPayload(
+        {
+          node_id: nodeId,
+          name: `Washer ${i}`,
+          type: 'Washing Machine',
+          model: 'FD-WM-9',
+          fw_version: '3.1.2',
+          tags: ['location:Pune', `esp.serial_num:${nodeId}`],
+        },
+        profile,
+      );
+      return client.publish(`node/${nodeId}/config`, JSON.stringify(config), 1).catch(() => {
+        configFailures += 1;
+      });
+    }),
+  );
+  process.send({
+    type: 'connected',
+    connected: clients.filter(Boolean).length,
+    connectFailures,
+    connectS,
+    configFailures,
+    configS: (Date.now() - configStarted) / 1000,
+  });
 
   await new Promise((resolve) => process.once('message', resolve)); // "go"
   const started = Date.now();

@@ -5,6 +5,7 @@ import {
   chunkPlan,
   selectNodesForIngest,
   updateNodesForIngest,
+  upsertNodeConfigs,
 } from '../src/repositories/node-batch.repository.js';
 import { DIALECTS, createTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -105,5 +106,50 @@ describe.each(DIALECTS)('node batch statements on %s', (dialect) => {
       ),
       { numRuns: 12, endOnFailure: true },
     );
+  });
+
+  it('stores each node its last config document, new or replaced, at any count (property-based)', async () => {
+    const db = server.database.db;
+    const stored = async () =>
+      new Map(
+        (await db.selectFrom('node_configs').select(['node_id', 'config']).execute()).map((row) => [
+          row.node_id,
+          row.config,
+        ]),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 0, max: NODE_COUNT - 1 }), { maxLength: 300 }),
+        fc.array(fc.json(), { minLength: 300, maxLength: 300 }),
+        async (indexes, documents) => {
+          const configs = indexes.map((index, position) => ({
+            nodeId: nodeId(index),
+            config: documents[position]!,
+          }));
+          const expected = await stored();
+          for (const { nodeId: id, config } of configs) expected.set(id, config);
+          await db.transaction().execute((trx) => upsertNodeConfigs(trx, configs));
+          expect(await stored()).toEqual(expected);
+        },
+      ),
+      { numRuns: 12, endOnFailure: true },
+    );
+  });
+
+  it("drops a node's config document with the node", async () => {
+    const db = server.database.db;
+    await server.services.nodes.register([
+      { node_id: 'nb-gone', type: 'Refrigerator', model: 'FD-NB1', fw_version: '1.0.0', tags: [] },
+    ]);
+    await db
+      .transaction()
+      .execute((trx) =>
+        upsertNodeConfigs(trx, [{ nodeId: 'nb-gone', config: '{"node_id":"nb-gone"}' }]),
+      );
+    const configOf = () =>
+      db.selectFrom('node_configs').select('config').where('node_id', '=', 'nb-gone').execute();
+    expect(await configOf()).toEqual([{ config: '{"node_id":"nb-gone"}' }]);
+    await db.deleteFrom('nodes').where('node_id', '=', 'nb-gone').execute();
+    expect(await configOf()).toEqual([]);
   });
 });

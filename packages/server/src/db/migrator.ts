@@ -23,6 +23,7 @@ import * as m0015 from './migrations/0015-code-limits.js';
 import * as m0016 from './migrations/0016-sharing-automations.js';
 import * as m0017 from './migrations/0017-group-member-counts.js';
 import * as m0018 from './migrations/0018-node-id-version.js';
+import * as m0019 from './migrations/0019-node-configs.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-sharing-automations': m0016,
   '0017-group-member-counts': m0017,
   '0018-node-id-version': m0018,
+  '0019-node-configs': m0019,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

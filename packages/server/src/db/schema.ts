@@ -81,13 +81,19 @@ export interface NodesTable {
   /** Epoch milliseconds of the last connectivity change. */
   conn_changed_at: number | null;
   conn_session: number;
-  config: string | null;
+  /** The last params document the node reported (its config is in `node_configs`). */
   params: string | null;
   config_updated_at: EpochSeconds | null;
   params_updated_at: EpochSeconds | null;
   last_activity_at: EpochSeconds | null;
   primary_user_id: string | null;
   claimed_at: EpochSeconds | null;
+}
+
+/** The last node config document each node published (ADR 26: kept out of the `nodes` row). */
+export interface NodeConfigsTable {
+  node_id: string;
+  config: string;
 }
 
 export interface NodeTagsTable {
@@ -616,6 +622,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   system_secrets: SystemSecretsTable;
   nodes: NodesTable;
+  node_configs: NodeConfigsTable;
   node_tags: NodeTagsTable;
   node_alerts: NodeAlertsTable;
   user_node_mappings: UserNodeMappingsTable;

@@ -21,7 +21,6 @@ const UPDATABLE_COLUMNS = {
   connected: 'integer',
   conn_changed_at: 'bigint',
   conn_session: 'bigint',
-  config: 'text',
   params: 'text',
   config_updated_at: 'bigint',
   params_updated_at: 'bigint',
@@ -159,5 +158,40 @@ export async function updateNodesForIngest(
       }
       await runFixedQuery(db, updateText(columns, size, postgres), parameters);
     }
+  }
+}
+
+const configTexts = new Map<number, string>();
+
+function configText(size: number): string {
+  let text = configTexts.get(size);
+  if (text === undefined) {
+    const values = Array.from({ length: size }, () => '(?, ?)').join(', ');
+    // `distinct` drops the padding rows (PostgreSQL refuses to update one row twice in a
+    // statement); `where true` keeps SQLite from reading `on conflict` as a join constraint.
+    text =
+      `with v(id, doc) as (values ${values}) ` +
+      'insert into node_configs (node_id, config) select distinct id, doc from v where true ' +
+      'on conflict (node_id) do update set config = excluded.config';
+    configTexts.set(size, text);
+  }
+  return text;
+}
+
+/**
+ * Stores each node's config document (ADR 26), replacing the one it had: one statement per chunk
+ * of nodes. Every node id appears at most once in `configs`.
+ */
+export async function upsertNodeConfigs(
+  db: QueryExecutorProvider,
+  configs: ReadonlyArray<{ nodeId: string; config: string }>,
+): Promise<void> {
+  for (const { start, length, size } of chunkPlan(configs.length)) {
+    const parameters: string[] = [];
+    for (let index = 0; index < size; index += 1) {
+      const { nodeId, config } = configs[start + Math.min(index, length - 1)]!;
+      parameters.push(nodeId, config);
+    }
+    await runFixedQuery(db, configText(size), parameters);
   }
 }

@@ -117,9 +117,11 @@ export type NodeListRow = Pick<
   | 'config_updated_at'
   | 'last_activity_at'
   | 'primary_user_id'
-  | 'config'
   | 'params'
->;
+> & {
+  /** The node's config document (from `node_configs`, ADR 26), read only with documents. */
+  config: string | null;
+};
 
 /** The select list of a node list, in `ListValues` order. */
 const LIST_COLUMNS = [
@@ -140,9 +142,9 @@ const LIST_COLUMNS = [
   'params',
 ] as const;
 
-/** The values of a row read as the given columns of `nodes`, in that order. */
-type ColumnValues<C extends readonly (keyof NodesTable)[]> = {
-  readonly [I in keyof C]: NodesTable[C[I] & keyof NodesTable];
+/** The values of a row read as the given columns of a list row, in that order. */
+type ColumnValues<C extends readonly (keyof NodeListRow)[]> = {
+  readonly [I in keyof C]: NodeListRow[C[I] & keyof NodeListRow];
 };
 type ListValues = ColumnValues<typeof LIST_COLUMNS>;
 /** A list row that also carries a scalar read's value (`listNodesWithScalar`). */
@@ -152,7 +154,12 @@ const SCALAR_LIST_COLUMNS = [...LIST_COLUMNS, 'scalar_value'];
 const LIST_SELECT = LIST_COLUMNS.slice(0, -2).map((column) => `nodes.${column}`);
 // The config and params documents are read only when asked for: they are most of a row's bytes.
 const SELECT_WITHOUT_DOCUMENTS = [...LIST_SELECT, 'null as config', 'null as params'].join(', ');
-const SELECT_WITH_DOCUMENTS = [...LIST_SELECT, 'nodes.config', 'nodes.params'].join(', ');
+// The config document lives in its own table (ADR 26): one primary-key read per listed row.
+const SELECT_WITH_DOCUMENTS = [
+  ...LIST_SELECT,
+  '(select c.config from node_configs as c where c.node_id = nodes.node_id) as config',
+  'nodes.params',
+].join(', ');
 
 /** A row of `LIST_COLUMNS` values (and possibly more after them) as a list row. */
 function toListRow(values: readonly [...ListValues, ...unknown[]]): NodeListRow {

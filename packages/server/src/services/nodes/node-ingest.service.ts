@@ -25,6 +25,7 @@ import { addToCounters, findNode } from '../../repositories/node.repository.js';
 import {
   selectNodesForIngest,
   updateNodesForIngest,
+  upsertNodeConfigs,
   type IngestNodeUpdate,
 } from '../../repositories/node-batch.repository.js';
 import { recordFaultReadings, type FaultReading } from '../../repositories/fault.repository.js';
@@ -462,6 +463,7 @@ export class NodeIngestService implements NodeGatewayPort {
     const groupRefresh: string[] = [];
     const faultReadings: FaultReading[] = [];
     const updates: Array<{ nodeId: string; update: IngestNodeUpdate }> = [];
+    const configs: Array<{ nodeId: string; config: string }> = [];
 
     for (const [nodeId, entry] of batch) {
       const row = current.get(nodeId);
@@ -485,7 +487,7 @@ export class NodeIngestService implements NodeGatewayPort {
       }
       if (entry.config) {
         const info = entry.config.document.info;
-        update.config = JSON.stringify(entry.config.document);
+        configs.push({ nodeId, config: JSON.stringify(entry.config.document) });
         update.config_updated_at = Math.floor(entry.config.at / 1000);
         if (info.name) update.name = info.name.slice(0, 256);
         const filtersChanged =
@@ -529,6 +531,7 @@ export class NodeIngestService implements NodeGatewayPort {
       if (entry.params) activity.push({ kind: 'node_params_changed', node_id: nodeId });
     }
     await updateNodesForIngest(trx, updates);
+    await upsertNodeConfigs(trx, configs);
     await addToCounters(trx, deltas);
     // Fault changes are kept as history in the same transaction (docs/adr/0009-fault-history.md).
     await recordFaultReadings(trx, faultReadings);

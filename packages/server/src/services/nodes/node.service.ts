@@ -147,7 +147,6 @@ export class NodeService {
         connected: null,
         conn_changed_at: null,
         conn_session: 0,
-        config: null,
         params: null,
         config_updated_at: null,
         params_updated_at: null,
