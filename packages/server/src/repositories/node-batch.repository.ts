@@ -1,4 +1,5 @@
 import { PostgresAdapter, type QueryExecutorProvider } from 'kysely';
+import { selectValueRows } from '../db/database.js';
 import { runFixedQuery } from '../db/raw-query.js';
 import type { NodesTable } from '../db/schema.js';
 
@@ -63,15 +64,36 @@ function isPostgresExecutor(db: QueryExecutorProvider): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
+const INGEST_COLUMNS = [
+  'node_id',
+  'connected',
+  'conn_session',
+  'activated_at',
+  'type',
+  'model',
+  'fw_version',
+  'params',
+] as const;
+type IngestValues = readonly [
+  string,
+  number | null,
+  number | string,
+  number | string | null,
+  string,
+  string,
+  string,
+  (string | null)?,
+];
+
 const selectTexts = new Map<string, string>();
 
 function selectText(size: number, withParams: boolean): string {
   const key = `${size}:${withParams}`;
   let text = selectTexts.get(key);
   if (text === undefined) {
-    const columns = 'node_id, connected, conn_session, activated_at, type, model, fw_version';
+    const columns = (withParams ? INGEST_COLUMNS : INGEST_COLUMNS.slice(0, -1)).join(', ');
     const placeholders = Array.from({ length: size }, () => '?').join(', ');
-    text = `select ${columns}${withParams ? ', params' : ''} from nodes where node_id in (${placeholders})`;
+    text = `select ${columns} from nodes where node_id in (${placeholders})`;
     selectTexts.set(key, text);
   }
   return text;
@@ -84,16 +106,40 @@ export async function selectNodesForIngest(
   withParams: boolean,
 ): Promise<Map<string, IngestNodeRow>> {
   const rows = new Map<string, IngestNodeRow>();
+  const columns = withParams ? INGEST_COLUMNS : INGEST_COLUMNS.slice(0, -1);
   for (const { start, length, size } of chunkPlan(ids.length)) {
     const parameters = ids.slice(start, start + length);
     const last = parameters[parameters.length - 1];
     while (parameters.length < size) parameters.push(last!);
-    const result = await runFixedQuery<IngestNodeRow>(db, selectText(size, withParams), parameters);
-    for (const row of result.rows) {
-      // PostgreSQL returns bigint columns as strings.
-      row.conn_session = Number(row.conn_session);
-      if (row.activated_at !== null) row.activated_at = Number(row.activated_at);
-      rows.set(row.node_id, row);
+    // Value rows: no object per row from the driver (a padded id comes back once per repeat).
+    const values = await selectValueRows<IngestValues>(
+      db,
+      selectText(size, withParams),
+      parameters,
+      columns,
+    );
+    for (const [
+      nodeId,
+      connected,
+      session,
+      activatedAt,
+      type,
+      model,
+      fwVersion,
+      params,
+    ] of values) {
+      const row: IngestNodeRow = {
+        node_id: nodeId,
+        connected,
+        // PostgreSQL returns bigint columns as strings.
+        conn_session: Number(session),
+        activated_at: activatedAt === null ? null : Number(activatedAt),
+        type,
+        model,
+        fw_version: fwVersion,
+      };
+      if (withParams) row.params = params ?? null;
+      rows.set(nodeId, row);
     }
   }
   return rows;
