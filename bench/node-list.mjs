@@ -73,6 +73,22 @@ const pick = (rand, table) => {
   return table[table.length - 1];
 };
 const HASH = 'a'.repeat(64); // nobody connects in this benchmark
+// What registration stores for an external Mosquitto (a `$7$` PBKDF2 line, ~120 characters), and
+// a reported params document (~200 bytes): a real node's row carries both (ADR 26).
+const BROKER_CREDENTIAL = `$7$101$${'s'.repeat(16)}$${'h'.repeat(88)}`;
+const paramsOf = (type, rand) =>
+  JSON.stringify({
+    [type]: {
+      Power: rand() < 0.5,
+      Mode: 'Auto',
+      Temperature: Math.floor(16 + rand() * 14),
+      Speed: Math.floor(rand() * 5),
+      Remaining: '00:42:10',
+      'Energy Today': Math.round(rand() * 5000) / 1000,
+    },
+    Time: { TZ: 'Asia/Kolkata', 'TZ-POSIX': 'IST-5:30' },
+    'Fault Status': { 'Fault Code': 0, 'Fault Description': '' },
+  });
 
 /** Odd multiplier modulo 2^48 is a bijection: unique, well spread 12-hex-digit ids. */
 const nodeIdOf = (i) =>
@@ -81,6 +97,8 @@ const nodeIdOf = (i) =>
 /** Yields node rows. Online nodes carry an odd last_activity_at (see markOnline). */
 function* nodeRows(count) {
   const rand = prng(42);
+  // The params' own stream, so the rows' other values stay what they were before params came in.
+  const paramsRand = prng(7);
   const now = Date.now();
   for (let i = 0; i < count; i += 1) {
     const id = nodeIdOf(i);
@@ -109,6 +127,7 @@ function* nodeRows(count) {
       connected,
       conn_changed_at: activated,
       last_activity_at: lastActivity,
+      params: activated === null ? null : paramsOf(type, paramsRand),
     };
   }
 }
@@ -130,6 +149,9 @@ const COLUMNS = [
   'conn_changed_at',
   'conn_session',
   'last_activity_at',
+  'broker_credential',
+  'params',
+  'params_updated_at',
 ];
 const values = (row) => [
   row.node_id,
@@ -148,6 +170,9 @@ const values = (row) => [
   row.conn_changed_at,
   0,
   row.last_activity_at,
+  BROKER_CREDENTIAL,
+  row.params,
+  row.params === null ? null : row.last_activity_at,
 ];
 
 const COUNTERS_SQL = [
@@ -230,6 +255,9 @@ async function postgresStore(url) {
     'int4',
     'int8',
     'int8',
+    'int8',
+    'text',
+    'text',
     'int8',
   ];
   const insertSql = `INSERT INTO nodes (${COLUMNS.join(',')}) SELECT * FROM unnest(${types
