@@ -1,23 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrator.js';
-import { parseConfig } from '../src/config/env.js';
-import { DIALECTS, createTestDatabase } from './helpers/test-server.js';
+import { DIALECTS, openTestDatabase } from './helpers/test-server.js';
 
 describe.each(DIALECTS)('migration 0017 (group member counts) on %s', (dialect) => {
-  let handle: DatabaseHandle | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => {
-    await handle?.close();
     await cleanup?.();
-    handle = undefined;
+    cleanup = undefined;
   });
 
   it('counts the members groups already have, and keeps counting after the upgrade', async () => {
-    const testDb = await createTestDatabase(dialect);
-    cleanup = testDb.cleanup;
-    handle = openDatabase(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...testDb.env }));
-    const db = handle.db;
+    const opened = await openTestDatabase(dialect);
+    cleanup = opened.cleanup;
+    const db = opened.handle.db;
     await migrateUpTo(db, '0016-sharing-automations');
     const node = (node_id: string) => ({
       node_id,

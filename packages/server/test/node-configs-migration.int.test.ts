@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/env.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrator.js';
 import { listNodes } from '../src/repositories/node.repository.js';
-import { DIALECTS, createTestDatabase } from './helpers/test-server.js';
+import { DIALECTS, openTestDatabase } from './helpers/test-server.js';
 
 const CONFIG = JSON.stringify({
   node_id: 'C1',
@@ -12,19 +10,16 @@ const CONFIG = JSON.stringify({
 });
 
 describe.each(DIALECTS)('migration 0019 (node configs in their own table) on %s', (dialect) => {
-  let handle: DatabaseHandle | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => {
-    await handle?.close();
     await cleanup?.();
-    handle = undefined;
+    cleanup = undefined;
   });
 
   it('moves every stored config document out of the node rows, and back on the way down', async () => {
-    const testDb = await createTestDatabase(dialect);
-    cleanup = testDb.cleanup;
-    handle = openDatabase(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...testDb.env }));
-    const db = handle.db;
+    const opened = await openTestDatabase(dialect);
+    cleanup = opened.cleanup;
+    const db = opened.handle.db;
     await migrateUpTo(db, '0018-node-id-version');
     const node = (node_id: string, config: string | null) => ({
       node_id,
