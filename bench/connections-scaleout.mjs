@@ -14,9 +14,12 @@ import { fileURLToPath } from 'node:url';
 import {
   ROOT,
   SMOKE,
+  benchTempDir,
   closeWorkers,
   connectThroughWorkers,
   cpuSecondsOf,
+  endOnSignal,
+  failed,
   freePort,
   gitCommit,
   login,
@@ -91,7 +94,9 @@ async function run(dataDir) {
       `log_type error\nmax_keepalive 300\nuser ${os.userInfo().username}\n`,
   );
   const startMosquitto = async () => {
-    const child = spawn(MOSQUITTO, ['-c', confPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = endOnSignal(
+      spawn(MOSQUITTO, ['-c', confPath], { stdio: ['ignore', 'ignore', 'inherit'] }),
+    );
     children.add(child);
     child.once('exit', () => children.delete(child));
     await sleep(500);
@@ -261,7 +266,7 @@ async function main() {
     process.exit(2);
   }
   const startedAt = Date.now();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  const dataDir = benchTempDir();
   let b2;
   try {
     b2 = await run(dataDir);
@@ -323,7 +328,4 @@ async function main() {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failed);

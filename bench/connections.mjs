@@ -6,22 +6,24 @@
 // offline (B3).
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  benchTempDir,
   closeWorkers,
   connectThroughWorkers,
   cpuSecondsOf,
+  endOnSignal,
+  failed,
   freePort,
   gitCommit,
   login,
   machine,
+  registerNodes,
   requireBuilt,
   round,
   rssOf,
-  registerNodes,
   sleep,
   startServer,
 } from './lib.mjs';
@@ -80,7 +82,7 @@ async function connectWorkers(workers, url, nodes) {
  * own process; connects/s and RSS per connected node.
  */
 async function bareAedesRun() {
-  const child = fork(path.join(HERE, 'aedes-bare.mjs'), [], { stdio: 'inherit' });
+  const child = endOnSignal(fork(path.join(HERE, 'aedes-bare.mjs'), [], { stdio: 'inherit' }));
   children.add(child);
   const workers = [];
   try {
@@ -225,7 +227,7 @@ async function run(dataDir) {
 async function main() {
   requireBuilt();
   const started = Date.now();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  const dataDir = benchTempDir();
   let result;
   try {
     result = await run(dataDir);
@@ -293,7 +295,4 @@ async function main() {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failed);

@@ -7,12 +7,14 @@ import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  benchTempDir,
   cpuSecondsOf,
+  endOnSignal,
+  failed,
   gitCommit,
   login,
   machine,
@@ -45,7 +47,7 @@ const TARGETS = {
 const children = new Set(); // processes this script started, ended by PID on the way out
 
 function forkChild(script, args = []) {
-  const child = fork(path.join(HERE, script), args, { stdio: 'inherit' });
+  const child = endOnSignal(fork(path.join(HERE, script), args, { stdio: 'inherit' }));
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -216,7 +218,7 @@ async function phases(url, pid, sha256) {
 }
 
 async function fleetdeckRun(image, sha256) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  const dataDir = benchTempDir();
   const server = await startServer({ DATA_DIR: dataDir });
   try {
     const token = await login(server.baseUrl);
@@ -248,7 +250,7 @@ async function fleetdeckRun(image, sha256) {
 }
 
 async function bareRun(image, sha256) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  const dir = benchTempDir();
   const file = path.join(dir, 'firmware.bin');
   fs.writeFileSync(file, image);
   const child = forkChild('firmware-bare-http.mjs', [file]);
@@ -363,7 +365,4 @@ async function main() {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failed);

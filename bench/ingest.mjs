@@ -4,12 +4,14 @@
 // The same publish load then runs against a bare Aedes for the ratio.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  benchTempDir,
   cpuSecondsOf,
+  endOnSignal,
+  failed,
   gitCommit,
   login,
   machine,
@@ -38,7 +40,7 @@ const PACED_S = Number(process.env.BENCH_PACED_S ?? (SMOKE ? 5 : 15));
 async function publishLoad(url, nodes, brokerPid) {
   const workers = [];
   for (let i = 0; i < nodes.length; i += NODES_PER_WORKER) {
-    const child = fork(path.join(HERE, 'ingest-worker.mjs'), [], { stdio: 'inherit' });
+    const child = endOnSignal(fork(path.join(HERE, 'ingest-worker.mjs'), [], { stdio: 'inherit' }));
     const messages = [];
     const waiters = [];
     child.on('message', (m) => {
@@ -214,7 +216,7 @@ async function unpersisted(baseUrl, token, lastAcked) {
 }
 
 async function fleetdeckRun() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  const dataDir = benchTempDir();
   const server = await startServer({ DATA_DIR: dataDir });
   try {
     const token = await login(server.baseUrl);
@@ -253,7 +255,7 @@ async function fleetdeckRun() {
 }
 
 async function aedesRun(nodes) {
-  const child = fork(path.join(HERE, 'aedes-bare.mjs'), [], { stdio: 'inherit' });
+  const child = endOnSignal(fork(path.join(HERE, 'aedes-bare.mjs'), [], { stdio: 'inherit' }));
   try {
     const { port } = await new Promise((resolve) => child.once('message', resolve));
     const run = await publishLoad(`mqtt://127.0.0.1:${port}`, nodes, child.pid);
@@ -327,7 +329,4 @@ async function main() {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failed);

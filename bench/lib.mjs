@@ -15,6 +15,79 @@ export const SMOKE = process.env.BENCH_SMOKE === '1';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Clean-ups to run when the benchmark is stopped by SIGTERM or SIGINT (the runner's smoke limit, or
+ * Ctrl-C), newest first: servers and workers it started, their databases and data directories.
+ * A normal run ends them in its own `finally` blocks; these cover the stop that skips them.
+ */
+const onStop = [];
+let stopping = false;
+
+/** Registers `fn` to run if the benchmark is stopped by a signal; returns a function that drops it. */
+export function cleanUpOnSignal(fn) {
+  if (onStop.length === 0 && !stopping) installSignalHandlers();
+  onStop.push(fn);
+  return () => {
+    const at = onStop.indexOf(fn);
+    if (at >= 0) onStop.splice(at, 1);
+  };
+}
+
+let handlersInstalled = false;
+function installSignalHandlers() {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ]) {
+    process.on(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      console.error(`benchmark stopped by ${signal}: ending what it started`);
+      // Work cut short fails as it goes (a load whose database is dropped under it): say so, go on.
+      process.on('uncaughtException', (error) => console.error(`while stopping: ${error.message}`));
+      process.on('unhandledRejection', (error) => console.error(`while stopping: ${error}`));
+      for (const fn of onStop.splice(0).reverse()) {
+        try {
+          await Promise.race([fn(), sleep(35_000)]);
+        } catch (error) {
+          console.error(`clean-up failed: ${error.message}`);
+        }
+      }
+      process.exit(code);
+    });
+  }
+}
+
+/** `main().catch(failed)`: prints the error and exits 1, unless a signal's clean-up is under way. */
+export function failed(error) {
+  console.error(error);
+  if (!stopping) process.exit(1);
+}
+
+/** Ends `child` (SIGTERM, SIGKILL after 10 s) if the benchmark is stopped by a signal. */
+export function endOnSignal(child) {
+  const drop = cleanUpOnSignal(
+    () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  );
+  child.once('exit', drop);
+  return child;
+}
+
+/** A fresh data directory under the system's temp dir, removed if the benchmark is stopped. */
+export function benchTempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  cleanUpOnSignal(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** Cores, memory, Node version, and the fact that the load generator runs on the same machine. */
 export function machine() {
   return {
@@ -126,6 +199,7 @@ export async function startServer(env, ports = {}) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  endOnSignal(child);
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -246,7 +320,7 @@ export const round = (value, digits = 2) =>
  * sends a message and resolves with the worker's next message of `replyType`.
  */
 export function forkWorker(script, children) {
-  const child = fork(script, [], { stdio: 'inherit' });
+  const child = endOnSignal(fork(script, [], { stdio: 'inherit' }));
   children.add(child);
   child.once('exit', () => children.delete(child));
   const waiters = new Map();

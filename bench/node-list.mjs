@@ -1,7 +1,6 @@
 // B6: the fleet list API (GET /v1/admin/nodes) over a large registry, per filter, page size and
 // concurrency. Nodes are bulk-inserted with SQL into a fresh database; the built server serves them.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fork } from 'node:child_process';
@@ -11,7 +10,11 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
   SMOKE,
+  benchTempDir,
+  cleanUpOnSignal,
   cpuSecondsOf,
+  endOnSignal,
+  failed,
   gitCommit,
   login,
   machine,
@@ -23,8 +26,8 @@ import {
   startServer,
 } from './lib.mjs';
 
-const N = Number(process.env.BENCH_NODES ?? (SMOKE ? 50_000 : 1_000_000));
-// Smoke: 18 runs must fit the 60 s budget with set-up, so each lasts 1 s (full: 10 s).
+const N = Number(process.env.BENCH_NODES ?? (SMOKE ? 20_000 : 1_000_000));
+// Smoke: its runs must fit the 60 s budget with set-up, so each lasts 1 s (full: 10 s).
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? (SMOKE ? 1 : 10));
 // Unmeasured load over the unfiltered pages first, so the first measured row does not pay for
 // the server's JIT warm-up (steady state is what B6 asks about).
@@ -35,6 +38,8 @@ const CONNECTIONS = SMOKE ? [32] : [8, 32];
 const CURSORS_PER_FILTER = 20;
 // The peer (node-list-bare.mjs) runs the same paths; smoke measures it on a few filters only.
 const PEER_FILTERS = SMOKE ? ['none', 'type', 'city', 'search'] : undefined;
+// Smoke measures these filters (both dialects within 60 s); BENCH_FILTERS picks others.
+const SMOKE_FILTERS = ['none', 'type', 'city', 'search', 'group'];
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const TYPES = [
@@ -398,12 +403,13 @@ function runAutocannon(baseUrl, token, paths, connections, duration = DURATION_S
 }
 
 async function benchDialect(dialect) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  const dataDir = benchTempDir();
   let pgDb;
   const env = { DATA_DIR: dataDir };
   try {
     if (dialect === 'postgres') {
       pgDb = await createPgDatabase(process.env.BENCH_DATABASE_URL);
+      cleanUpOnSignal(() => pgDb.drop());
       env.DATABASE_URL = pgDb.url;
     }
     // First start migrates the empty database and creates the admin; then stop and load.
@@ -467,7 +473,7 @@ async function benchDialect(dialect) {
         const warmupPaths = await cursorPaths(server.baseUrl, token, {}, 10);
         await runAutocannon(server.baseUrl, token, warmupPaths, 32, WARMUP_S);
       }
-      const only = process.env.BENCH_FILTERS?.split(',');
+      const only = process.env.BENCH_FILTERS?.split(',') ?? (SMOKE ? SMOKE_FILTERS : undefined);
       for (const [name, filter] of Object.entries(filters)) {
         if (only && !only.includes(name)) continue;
         // Exact total: the first page carries it; best of 5 cold-ish calls, and the first one.
@@ -571,10 +577,12 @@ async function measuredRow(baseUrl, token, paths, connections, pid) {
  * the same warm-up, and adds the ratios to Fleetdeck's rows.
  */
 async function peerRows(dbFile, rows, rowPaths, token) {
-  const child = fork(path.join(HERE, 'node-list-bare.mjs'), [], {
-    stdio: 'inherit',
-    env: { ...process.env, BARE_DB_FILE: dbFile },
-  });
+  const child = endOnSignal(
+    fork(path.join(HERE, 'node-list-bare.mjs'), [], {
+      stdio: 'inherit',
+      env: { ...process.env, BARE_DB_FILE: dbFile },
+    }),
+  );
   try {
     const { port } = await new Promise((resolve, reject) => {
       child.once('message', resolve);
@@ -644,7 +652,4 @@ async function main() {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failed);

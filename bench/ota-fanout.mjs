@@ -6,14 +6,15 @@
 // counts, summary latency while progress flows; then a second force-pushed job cancelled at once,
 // and the last offer of it that arrives after the cancel response.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SMOKE,
+  benchTempDir,
   closeWorkers,
   connectThroughWorkers,
   cpuSecondsOf,
+  failed,
   gitCommit,
   login,
   machine,
@@ -273,7 +274,7 @@ async function run(server) {
 async function main() {
   requireBuilt();
   const started = Date.now();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
+  const dataDir = benchTempDir();
   let result;
   const server = await startServer({ DATA_DIR: dataDir });
   try {
@@ -345,7 +346,4 @@ async function main() {
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(failed);

@@ -30,22 +30,53 @@ if (!fs.existsSync(path.join(HERE, '../packages/server/dist/main.js'))) {
   process.exit(2);
 }
 
+/** Sends `signal` to the benchmark's process group (it and everything it started), if any is left. */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+    return true;
+  } catch {
+    return false; // ESRCH: the group is gone
+  }
+}
+
 let failed = false;
+let current = null;
+// Ctrl-C or a SIGTERM to the runner reaches the benchmark, which ends what it started.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (current) current.kill(signal);
+    else process.exit(1);
+  });
+}
 for (const name of names.length ? names : Object.keys(BENCHMARKS)) {
   const started = Date.now();
+  // Each benchmark leads a process group of its own, so that whatever it leaves behind (a server,
+  // a worker) can be ended after it exits.
   const child = spawn(process.execPath, [path.join(HERE, BENCHMARKS[name])], {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, ...(smoke ? { BENCH_SMOKE: '1' } : {}) },
+    detached: true,
   });
-  // A smoke run that overruns is stopped (this PID only; it stops its own children).
+  current = child;
+  // A smoke run that overruns gets SIGTERM (it stops its servers and drops its databases), and
+  // its group SIGKILL if it is still there 45 s later.
+  let killTimer;
   const timer = smoke
     ? setTimeout(() => {
         console.error(`${name}: smoke run over ${SMOKE_LIMIT_MS / 1000} s, stopping it`);
         child.kill('SIGTERM');
+        killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), 45_000);
       }, SMOKE_LIMIT_MS + 15_000)
     : undefined;
   const code = await new Promise((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
   clearTimeout(timer);
+  clearTimeout(killTimer);
+  current = null;
+  if (signalGroup(child, 'SIGKILL')) {
+    console.error(`${name}: ended processes it left running`);
+    failed = true;
+  }
   const seconds = (Date.now() - started) / 1000;
   if (code !== 0) failed = true;
   if (smoke && seconds * 1000 > SMOKE_LIMIT_MS) {
