@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type QueryExecutorProvider } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+  type QueryExecutorProvider,
+} from 'kysely';
 import pg from 'pg';
 import { runFixedQuery } from './raw-query.js';
 import { VALUE_ROWS_MARK, preparedStatementPool } from './postgres-statements.js';
@@ -77,7 +84,7 @@ export function openDatabase(
     onCheckpointerFailure(error);
   });
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new TransactionalDdlSqliteDialect({ database: withStatementCache(sqlite) }),
   });
   return {
     db,
@@ -90,6 +97,25 @@ export function openDatabase(
       await db.destroy();
     },
   };
+}
+
+/**
+ * SQLite's schema changes are transactional, but Kysely's SQLite adapter says they are not, so its
+ * migrator would run each migration statement by statement: a server stopped half-way through one
+ * (a first start killed, a power cut during an upgrade) left tables that the next start failed to
+ * create again. Saying so makes the migrator run the pending migrations and their bookkeeping in
+ * one transaction, as it does on PostgreSQL: an interrupted run leaves the schema as it was (ADR 27).
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class TransactionalDdlSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
 }
 
 /**

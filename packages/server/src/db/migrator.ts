@@ -27,7 +27,7 @@ import * as m0019 from './migrations/0019-node-configs.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial': m0001,
   '0002-nodes': m0002,
   '0003-broker-credentials': m0003,

@@ -7,12 +7,11 @@ import { isPostgres } from '../dialect.js';
  * every params write rewrote it, and every list page read rows several times wider than what it
  * shows.
  *
- * PostgreSQL runs a migration in one transaction; on SQLite it runs in one here, so a failure
- * leaves the table as it was.
+ * The migrator runs it in a transaction on both dialects (ADR 27), so a failure leaves the table
+ * as it was.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (isPostgres(db)) return moveConfigs(db, sql`varchar(64) collate "C"`);
-  await db.transaction().execute((trx) => moveConfigs(trx, sql`varchar(64)`));
+  await moveConfigs(db, isPostgres(db) ? sql`varchar(64) collate "C"` : sql`varchar(64)`);
 }
 
 async function moveConfigs(db: Kysely<unknown>, idType: ReturnType<typeof sql>): Promise<void> {
@@ -31,13 +30,9 @@ async function moveConfigs(db: Kysely<unknown>, idType: ReturnType<typeof sql>):
 
 /** Puts the documents back into `nodes.config`. */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  const restore = async (trx: Kysely<unknown>) => {
-    await trx.schema.alterTable('nodes').addColumn('config', 'text').execute();
-    await sql`
-      update nodes set config =
-        (select c.config from node_configs as c where c.node_id = nodes.node_id)`.execute(trx);
-    await trx.schema.dropTable('node_configs').execute();
-  };
-  if (isPostgres(db)) return restore(db);
-  await db.transaction().execute(restore);
+  await db.schema.alterTable('nodes').addColumn('config', 'text').execute();
+  await sql`
+    update nodes set config =
+      (select c.config from node_configs as c where c.node_id = nodes.node_id)`.execute(db);
+  await db.schema.dropTable('node_configs').execute();
 }
