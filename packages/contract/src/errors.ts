@@ -82,6 +82,7 @@ export const SERVER_MESSAGES = {
   internal: 'Internal server error',
   invalidRequestBody: 'Invalid request body',
   invalidQueryParam: 'Invalid query param',
+  nulCharacter: 'Text must not contain the NUL character (\\u0000)',
   notFound: 'Not found',
   routeNotFound: 'Route not found',
   forbidden: 'You are not authorized to perform this operation',

@@ -42,6 +42,7 @@ import { OtaJobService } from './services/ota/ota-job.service.js';
 import { RolloutEngine } from './services/ota/rollout-engine.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { UrlSigner } from './storage/signed-url.js';
 import type { Logger } from './logger.js';
 import {
@@ -307,6 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerNulGuard(app);
 
   // Security headers on every answer. The middleware is built once here: @fastify/helmet built it
   // again (re-parsing the policy) on every request, ~4 % of a node-list page's CPU (B6).
