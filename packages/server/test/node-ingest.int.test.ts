@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { rebuildCounters, readCounter } from '../src/repositories/node.repository.js';
 import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
+import { routeNodeMessage } from '../src/gateway/node-message-router.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect) => {
@@ -187,6 +188,32 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     server.services.ingest.nodeParams('A3', { AC: { Power: false } }, true, t + 3);
     await server.services.ingest.flush();
     expect((await info('A3')).params).toEqual({ AC: { Power: false } });
+  });
+
+  it('drops device messages with a NUL character and commits the rest of the batch', async () => {
+    // Before, on PostgreSQL, one such config failed its whole batch, which was retried for ever:
+    // no node's message became durable again.
+    const logger = createLogger('silent');
+    const ingest = server.services.ingest;
+    const route = (nodeId: string, suffix: string, text: string) =>
+      routeNodeMessage(ingest, logger, nodeId, suffix, Buffer.from(text), Date.now());
+    const before = await info('A1');
+    const config = {
+      node_id: 'A1',
+      info: { name: 'Kit\u0000chen', type: 'Air Conditioner' },
+      devices: [],
+    };
+    expect(route('A1', 'config', JSON.stringify(config))).toBe('invalid');
+    expect(route('A1', 'params/local', '{"AC": {"Mode": "a\\u0000b"}}')).toBe('invalid');
+    expect(route('A1', 'params/local', '{"AC": {"a\\u0000": 1}}')).toBe('invalid');
+    expect(route('A1', 'alert', '{"esp.alert.str": "\\u0000"}')).toBe('invalid');
+    // The escape as text (a backslash, then u0000) is no NUL, and is kept.
+    expect(route('A2', 'params/local', '{"AC": {"Note": "a\\\\u0000b"}}')).toBe('ingested');
+    await ingest.flush();
+    expect((await info('A2')).params).toMatchObject({ AC: { Note: 'a\\u0000b' } });
+    const after = await info('A1');
+    expect(after.name).toBe(before.name);
+    expect(JSON.stringify(after.params ?? {})).not.toContain('\\u0000');
   });
 
   it('keeps alerts', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@fleetdeck/contract';
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
+import { containsNul } from '../nul.js';
 import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
 import { decodeDiagnosticsPayload } from './diagnostics-frame.js';
 import { NODE_PAYLOAD_LIMIT } from './node-acl.js';
@@ -16,9 +17,15 @@ import { NODE_PAYLOAD_LIMIT } from './node-acl.js';
 /** What became of one node message. */
 export type RouteOutcome = 'ingested' | 'ignored' | 'invalid' | 'failed';
 
+/** JSON's only way to put a NUL character in a string (a raw NUL byte is not JSON). */
+const NUL_ESCAPE = Buffer.from('\\u0000');
+export const NUL_REASON = 'payload holds a NUL character';
+
 /**
  * Parses a JSON payload with `schema`, or says why it does not fit. `accepts`, when given, is a
  * cheaper check that accepts only what the schema accepts: a payload it takes skips the schema.
+ * A payload with a NUL character in any string is refused: PostgreSQL cannot store it, and one
+ * such message used to fail its whole ingest batch, over and over.
  */
 function parsePayload<T>(
   schema: z.ZodType<T>,
@@ -31,6 +38,7 @@ function parsePayload<T>(
   } catch {
     return { ok: false, reason: 'payload is not JSON' };
   }
+  if (payload.includes(NUL_ESCAPE) && containsNul(json)) return { ok: false, reason: NUL_REASON };
   if (accepts?.(json)) return { ok: true, value: json };
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -140,6 +148,10 @@ export function routeNodeMessage(
           return drop(decoded.reason);
         }
         if (decoded.kind === 'config') return 'ignored';
+        if (containsNul(decoded.message)) {
+          port.nodeDiagnosticsRejected(nodeId, NUL_REASON, at);
+          return drop(NUL_REASON);
+        }
         port.nodeDiagnostics(
           nodeId,
           { message: decoded.message, elfMissing: decoded.elfMissing },
