@@ -122,8 +122,11 @@ export type UserMappingPayload = z.infer<typeof UserMappingPayloadSchema>;
 export const ConnectionPayloadSchema = z.object({
   connected: z.boolean(),
   /** Epoch milliseconds when the node (or its broker, for the will) wrote this. */
-  timestamp: z.number().int().optional(),
-  /** Increases with every connection of the node, so a late will cannot undo a newer birth. */
-  session: z.number().int().nonnegative().optional(),
+  timestamp: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * Increases with every connection of the node, so a late will cannot undo a newer birth. Both
+   * numbers are stored as 64-bit integers: a larger one failed PostgreSQL's ingest batch.
+   */
+  session: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type ConnectionPayload = z.infer<typeof ConnectionPayloadSchema>;

@@ -216,6 +216,15 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     expect(JSON.stringify(after.params ?? {})).not.toContain('\\u0000');
   });
 
+  it('stores the largest session and time a connection message may carry', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    server.services.ingest.nodeConnected('A5', max, max);
+    await server.services.ingest.flush();
+    const node = await info('A5');
+    expect(node.node_status).toBe('online');
+    expect(node.status.connectivity.timestamp).toBe(max);
+  });
+
   it('keeps alerts', async () => {
     server.services.ingest.nodeAlert(
       'A4',
