@@ -225,6 +225,43 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     expect(node.status.connectivity.timestamp).toBe(max);
   });
 
+  it("commits every other node of a batch when the database refuses one node's data, and drops only that", async () => {
+    // Past the gateway's checks (the ingest port takes what it is given): PostgreSQL refuses a NUL
+    // character in text; SQLite stores it.
+    const ingest = server.services.ingest;
+    const t = Date.now();
+    const dropped = ingest.ingestCounters.droppedNodeBatches;
+    const before = await info('A4');
+    ingest.nodeConfig(
+      'A4',
+      { node_id: 'A4', info: { name: 'Pois\u0000on', type: 'Air Conditioner' }, devices: [] },
+      t,
+    );
+    ingest.nodeParams('A1', { Probe: { Value: 11 } }, false, t);
+    ingest.nodeParams('A2', { Probe: { Value: 22 } }, false, t);
+    ingest.nodeParams('A5', { Probe: { Value: 55 } }, false, t);
+    const durable = ingest.whenDurable();
+    await ingest.flush();
+    await durable;
+    for (const [nodeId, value] of [
+      ['A1', 11],
+      ['A2', 22],
+      ['A5', 55],
+    ] as const)
+      expect((await info(nodeId)).params).toMatchObject({ Probe: { Value: value } });
+    if (dialect === 'postgres') {
+      expect((await info('A4')).name).toBe(before.name);
+      expect(ingest.ingestCounters.droppedNodeBatches).toBe(dropped + 1);
+    } else {
+      expect((await info('A4')).name).toBe('Pois\u0000on');
+      expect(ingest.ingestCounters.droppedNodeBatches).toBe(dropped);
+    }
+    // The next batch of that node goes through.
+    ingest.nodeParams('A4', { Probe: { Value: 44 } }, false, t + 1);
+    await ingest.flush();
+    expect((await info('A4')).params).toMatchObject({ Probe: { Value: 44 } });
+  });
+
   it('keeps alerts', async () => {
     server.services.ingest.nodeAlert(
       'A4',

@@ -110,6 +110,47 @@ export function mergeParams(base: ParamsPayload, change: ParamsPayload): ParamsP
   return merged;
 }
 
+/** What one transaction of the ingest writes. */
+interface BatchPart {
+  batch: Map<string, PendingNode>;
+  alerts: Array<{ nodeId: string; payload: AlertPayload; at: number }>;
+  mappings: Array<{ nodeId: string; payload: UserMappingPayload; at: number }>;
+  otaReports: OtaStatusReport[];
+  diagnostics: DiagnosticsItem[];
+}
+
+/** The nodes a batch part holds anything of, in a stable order. */
+function nodeIdsOf(part: BatchPart): string[] {
+  const ids = new Set(part.batch.keys());
+  for (const list of [part.alerts, part.mappings, part.otaReports, part.diagnostics])
+    for (const item of list) ids.add(item.nodeId);
+  return [...ids].sort();
+}
+
+/** The part of `part` that belongs to the nodes in `nodeIds` (or, with `inside` false, the rest). */
+function partOf(part: BatchPart, nodeIds: ReadonlySet<string>, inside: boolean): BatchPart {
+  const keep = (nodeId: string) => nodeIds.has(nodeId) === inside;
+  return {
+    batch: new Map([...part.batch].filter(([nodeId]) => keep(nodeId))),
+    alerts: part.alerts.filter((item) => keep(item.nodeId)),
+    mappings: part.mappings.filter((item) => keep(item.nodeId)),
+    otaReports: part.otaReports.filter((item) => keep(item.nodeId)),
+    diagnostics: part.diagnostics.filter((item) => keep(item.nodeId)),
+  };
+}
+
+/**
+ * Whether the database refused the data rather than failed: PostgreSQL's data exceptions (class
+ * 22), integrity constraint violations (23) and program limits (54); SQLite's constraint, type,
+ * size and range errors. The same batch would fail again.
+ */
+export function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  if (/^(22|23|54)[0-9A-Z]{3}$/.test(code)) return true;
+  return /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code);
+}
+
 /**
  * The gateway's way into the database. Calls return at once; per-node updates are coalesced in
  * memory and written in one transaction per batch (every `flushIntervalMs`; within
@@ -126,6 +167,8 @@ export class NodeIngestService implements NodeGatewayPort {
   private diagnostics: DiagnosticsItem[] = [];
   /** Diagnostics payloads refused (undecodable) or dropped (overload) since start. */
   readonly diagnosticsCounters = { accepted: 0, rejected: 0, dropped: 0 };
+  /** Batches of one node's messages the database refused (see commitIsolating) since start. */
+  readonly ingestCounters = { droppedNodeBatches: 0 };
   private otaFetchListener: ((nodeId: string, payload: OtaFetchPayload) => void) | undefined;
   private paramsWatcher: ParamsWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -378,17 +421,17 @@ export class NodeIngestService implements NodeGatewayPort {
     const activity: FleetActivity[] = [];
     const watched: ParamsChange[] = [];
     try {
-      const { changes, ota } = await this.db.transaction().execute(async (trx) => ({
-        changes: await this.apply(trx, batch, alerts, mappings, activity, watched),
-        ota: otaReports.length > 0 ? await applyOtaReports(trx, otaReports) : undefined,
-        diagnostics: diagnostics.length > 0 ? await applyDiagnostics(trx, diagnostics) : undefined,
-      }));
+      const { changes, ota } = await this.commitIsolating(
+        { batch, alerts, mappings, otaReports, diagnostics },
+        activity,
+        watched,
+      );
       for (const resolve of waiters) resolve();
       for (const change of changes) {
         this.events.emitConnectivity({ type: 'node.connectivity', ...change });
       }
-      const finished = new Set(ota?.finishedJobs);
-      for (const jobId of ota?.changedJobs ?? [])
+      const finished = new Set(ota.finishedJobs);
+      for (const jobId of ota.changedJobs)
         this.events.emitOtaJob({
           type: 'ota.job',
           ota_job_id: jobId,
@@ -410,6 +453,67 @@ export class NodeIngestService implements NodeGatewayPort {
         this.flushAfterWrite = false;
         if (this.hasPending()) void this.flush();
       }
+    }
+  }
+
+  /**
+   * Commits one part of a batch in one transaction. When the database refuses the data itself (a
+   * value it cannot store, a constraint), retrying the same batch would fail for ever and hold up
+   * every node's messages: the part is split by node and each half committed on its own, down to
+   * the one node whose messages cannot be stored, which are dropped and logged. Any other error
+   * (the database is away) goes up, and the whole batch is retried.
+   */
+  private async commitIsolating(
+    part: BatchPart,
+    activity: FleetActivity[],
+    watched: ParamsChange[],
+  ): Promise<{
+    changes: Array<{ node_id: string; connected: boolean; timestamp: number }>;
+    ota: { changedJobs: string[]; finishedJobs: string[] };
+  }> {
+    const partActivity: FleetActivity[] = [];
+    const partWatched: ParamsChange[] = [];
+    try {
+      const committed = await this.db.transaction().execute(async (trx) => ({
+        changes: await this.apply(
+          trx,
+          part.batch,
+          part.alerts,
+          part.mappings,
+          partActivity,
+          partWatched,
+        ),
+        ota:
+          part.otaReports.length > 0
+            ? await applyOtaReports(trx, part.otaReports)
+            : { changedJobs: [], finishedJobs: [] },
+        diagnostics:
+          part.diagnostics.length > 0 ? await applyDiagnostics(trx, part.diagnostics) : undefined,
+      }));
+      activity.push(...partActivity);
+      watched.push(...partWatched);
+      return committed;
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      const nodeIds = nodeIdsOf(part);
+      if (nodeIds.length <= 1) {
+        this.ingestCounters.droppedNodeBatches += 1;
+        this.logger.error(
+          { err: error, nodeId: nodeIds[0] },
+          'node ingest: the database refuses what this node sent; its messages of this batch are dropped',
+        );
+        return { changes: [], ota: { changedJobs: [], finishedJobs: [] } };
+      }
+      const half = new Set(nodeIds.slice(0, Math.ceil(nodeIds.length / 2)));
+      const first = await this.commitIsolating(partOf(part, half, true), activity, watched);
+      const second = await this.commitIsolating(partOf(part, half, false), activity, watched);
+      return {
+        changes: [...first.changes, ...second.changes],
+        ota: {
+          changedJobs: [...first.ota.changedJobs, ...second.ota.changedJobs],
+          finishedJobs: [...first.ota.finishedJobs, ...second.ota.finishedJobs],
+        },
+      };
     }
   }
 
