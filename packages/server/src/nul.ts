@@ -2,17 +2,23 @@
  * Whether a parsed value (a query, a JSON body, a device payload) holds a string with the NUL
  * character anywhere, keys included. No text Fleetdeck keeps may hold one: PostgreSQL refuses it
  * in text columns. Walks with its own stack, so a deeply nested value cannot overflow the call
- * stack.
+ * stack, and only into arrays and plain objects (what parsing makes): a request body that is a
+ * stream or a buffer, with its circular references, is not data to look into.
  */
 export function containsNul(value: unknown): boolean {
   const pending: unknown[] = [value];
+  const seen = new Set<object>();
   while (pending.length > 0) {
     const next = pending.pop();
+    if (typeof next === 'object' && next !== null) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+    }
     if (typeof next === 'string') {
       if (next.includes('\u0000')) return true;
     } else if (Array.isArray(next)) {
       for (const item of next) pending.push(item);
-    } else if (next !== null && typeof next === 'object' && !Buffer.isBuffer(next)) {
+    } else if (isPlainObject(next)) {
       for (const [key, item] of Object.entries(next)) {
         if (key.includes('\u0000')) return true;
         pending.push(item);
@@ -20,4 +26,18 @@ export function containsNul(value: unknown): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Made by `JSON.parse` or a query-string parser: its prototype is `Object.prototype`, null, or (as
+ * Fastify's query-string parser makes them, for speed) an empty object without a prototype.
+ */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return (
+    prototype === null ||
+    prototype === Object.prototype ||
+    Object.getPrototypeOf(prototype) === null
+  );
 }
