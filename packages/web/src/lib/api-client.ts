@@ -10,7 +10,8 @@ import {
 
 /**
  * How a call relates to the session:
- * - `session`: needs one; a 401 ends the session (toast, logout, back to /login).
+ * - `session`: needs one; a 401 ends the session (toast, logout, back to /login) unless a
+ *   refresh brings it back, in which case the call is sent once more (see `recoverSession`).
  * - `probe`: asks whether there is one (GET /v1/user); a 401 ends the session only when this
  *   browser believed it had one, so a visitor who never signed in sees no "expired" toast.
  * - `public`: login, refresh, logout, deployment info; a 401 here is an ordinary failure.
@@ -24,12 +25,27 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What a refresh attempted after a 401 achieved: the session is back (send the call again), it
+ * is gone (the server refused the refresh), or nobody knows (the refresh itself did not get
+ * through, e.g. offline), in which case the call fails like a network error and nobody is
+ * signed out.
+ */
+export type SessionRecovery = 'retry' | 'lost' | 'unknown';
+
 /** What the session layer plugs into the client (set once at start-up, see lib/session.ts). */
 export interface ApiClientHooks {
   /** Awaited before every non-public call, so a due token refresh runs first. */
   beforeRequest: () => Promise<void>;
   /** Whether this browser believes it holds a session. */
   hasSession: () => boolean;
+  /**
+   * Which access token a call goes out with (its stored expiry), taken just before sending, so
+   * that a 401 can tell whether a refresh has happened since.
+   */
+  sessionStamp: () => number | null;
+  /** Called once for a call refused with a 401 while this browser believed it had a session. */
+  recoverSession: (stamp: number | null) => Promise<SessionRecovery>;
   /** Called on a session failure; must be idempotent (many calls can fail together). */
   onSessionLost: () => void;
 }
@@ -37,6 +53,8 @@ export interface ApiClientHooks {
 let hooks: ApiClientHooks = {
   beforeRequest: () => Promise.resolve(),
   hasSession: () => false,
+  sessionStamp: () => null,
+  recoverSession: () => Promise.resolve('lost'),
   onSessionLost: () => undefined,
 };
 
@@ -56,23 +74,19 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/**
- * Calls the Fleetdeck API on the same origin with the session cookies and the CSRF header.
- * Resolves with the parsed JSON body; rejects with an ApiError carrying the failure body.
- */
-export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
-  const { method = 'GET', body, session = 'session', signal } = options;
-  if (session !== 'public') await hooks.beforeRequest();
+function networkError(cause: unknown): ApiError {
+  return new ApiError(NETWORK_ERROR_STATUS, MESSAGES.somethingWentWrong, null, { cause });
+}
 
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const { method = 'GET', body, signal } = options;
   const headers: Record<string, string> = {
     Accept: 'application/json',
     [CSRF_HEADER]: CSRF_HEADER_VALUE,
   };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-
-  let response: Response;
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method,
       headers,
       credentials: 'same-origin',
@@ -81,18 +95,42 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
     });
   } catch (cause) {
     if (signal?.aborted) throw cause;
-    throw new ApiError(NETWORK_ERROR_STATUS, MESSAGES.somethingWentWrong, null, { cause });
+    throw networkError(cause);
   }
+}
 
-  const payload = await readBody(response);
-  if (response.ok && !isFailureBody(payload)) return payload;
+/**
+ * Calls the Fleetdeck API on the same origin with the session cookies and the CSRF header.
+ * Resolves with the parsed JSON body; rejects with an ApiError carrying the failure body.
+ *
+ * A 401 to a call made with a session is not taken as the end of it straight away: the access
+ * token may simply have run out while the tab slept or the clock drifted (QUALITY R11, "no
+ * spurious logout"). The session layer refreshes once and the call goes out again; only a
+ * refused refresh, or a second 401, ends the session. The server checks the token before it does
+ * anything, so a refused call changed nothing and is safe to send again.
+ */
+export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
+  const { session = 'session' } = options;
+  if (session !== 'public') await hooks.beforeRequest();
 
-  const error = toApiError(response.status, payload);
-  if (isSessionFailure(error)) {
-    const lost = session === 'session' || (session === 'probe' && hooks.hasSession());
-    if (lost) hooks.onSessionLost();
+  for (let attempt = 0; ; attempt += 1) {
+    const stamp = hooks.sessionStamp();
+    const response = await send(path, options);
+    const payload = await readBody(response);
+    if (response.ok && !isFailureBody(payload)) return payload;
+
+    const error = toApiError(response.status, payload);
+    if (!isSessionFailure(error)) throw error;
+    const hadSession = session === 'session' || (session === 'probe' && hooks.hasSession());
+    if (!hadSession) throw error;
+    if (attempt === 0 && hooks.hasSession()) {
+      const recovery = await hooks.recoverSession(stamp);
+      if (recovery === 'retry') continue;
+      if (recovery === 'unknown') throw networkError(error);
+    }
+    hooks.onSessionLost();
+    throw error;
   }
-  throw error;
 }
 
 /** Like apiRequest, then checks the body against the contract schema. */

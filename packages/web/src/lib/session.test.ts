@@ -137,6 +137,110 @@ describe('session keeper', () => {
     expect(storage.getItem(SESSION_EXPIRY_STORAGE_KEY)).toBeNull();
   });
 
+  describe('a 401 to a call while the session should still live (QUALITY R11)', () => {
+    const unauthorized = () =>
+      reply(401, { status: 'failure', description: 'Unauthorized', error_code: 100046 });
+    const renewed = () =>
+      reply(200, { status: 'success', description: 'ok', expires_at: nowSeconds() + 7200 });
+
+    it('refreshes once and sends the call again, without signing out', async () => {
+      storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(nowSeconds() + 3600));
+      let calls = 0;
+      fetchMock.mockImplementation((input) => {
+        if (input === API_PATHS.sessionRefresh) return Promise.resolve(renewed());
+        calls += 1;
+        return Promise.resolve(calls === 1 ? unauthorized() : reply(200, { saved: true }));
+      });
+      const tab = await openTab();
+      await expect(
+        tab.client.apiRequest('/v1/admin/node_group', { method: 'POST', body: { n: 1 } }),
+      ).resolves.toEqual({ saved: true });
+      expect(fetchMock.mock.calls.map(([path]) => path)).toEqual([
+        '/v1/admin/node_group',
+        API_PATHS.sessionRefresh,
+        '/v1/admin/node_group',
+      ]);
+      expect(fetchMock.mock.calls[2]?.[1]?.body).toBe('{"n":1}');
+      expect(tab.callbacks.onExpired).not.toHaveBeenCalled();
+    });
+
+    it('shares one refresh between the calls refused together', async () => {
+      storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(nowSeconds() + 3600));
+      const refused = new Set<string>();
+      fetchMock.mockImplementation((input) => {
+        const path = input as string;
+        if (path === API_PATHS.sessionRefresh) return Promise.resolve(renewed());
+        if (refused.has(path)) return Promise.resolve(reply(200, { path }));
+        refused.add(path);
+        return Promise.resolve(unauthorized());
+      });
+      const tab = await openTab();
+      const answers = await Promise.all(
+        ['/v1/a', '/v1/b', '/v1/c'].map((path) => tab.client.apiRequest(path)),
+      );
+      expect(answers).toEqual([{ path: '/v1/a' }, { path: '/v1/b' }, { path: '/v1/c' }]);
+      const refreshes = fetchMock.mock.calls.filter(([path]) => path === API_PATHS.sessionRefresh);
+      expect(refreshes).toHaveLength(1);
+      expect(tab.callbacks.onExpired).not.toHaveBeenCalled();
+    });
+
+    it('sends the call again without refreshing when another tab refreshed meanwhile', async () => {
+      storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(nowSeconds() + 3600));
+      let calls = 0;
+      fetchMock.mockImplementation(() => {
+        calls += 1;
+        if (calls > 1) return Promise.resolve(reply(200, { ok: true }));
+        // The other tab rotates the token while this call is on its way.
+        storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(nowSeconds() + 7200));
+        return Promise.resolve(unauthorized());
+      });
+      const tab = await openTab();
+      await expect(tab.client.apiRequest('/v1/a')).resolves.toEqual({ ok: true });
+      expect(fetchMock.mock.calls.map(([path]) => path)).toEqual(['/v1/a', '/v1/a']);
+    });
+
+    it('ends the session when the call is refused again after the refresh', async () => {
+      storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(nowSeconds() + 3600));
+      fetchMock.mockImplementation((input) =>
+        Promise.resolve(input === API_PATHS.sessionRefresh ? renewed() : unauthorized()),
+      );
+      const tab = await openTab();
+      await expect(tab.client.apiRequest('/v1/a')).rejects.toMatchObject({ status: 401 });
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+      expect(tab.callbacks.onExpired).toHaveBeenCalledTimes(1);
+      expect(storage.getItem(SESSION_EXPIRY_STORAGE_KEY)).toBeNull();
+    });
+
+    it('ends the session when the refresh is refused', async () => {
+      storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(nowSeconds() + 3600));
+      fetchMock.mockImplementation(() => Promise.resolve(unauthorized()));
+      const tab = await openTab();
+      await expect(tab.client.apiRequest('/v1/a')).rejects.toMatchObject({ status: 401 });
+      expect(fetchMock.mock.calls.map(([path]) => path)).toEqual([
+        '/v1/a',
+        API_PATHS.sessionRefresh,
+      ]);
+      expect(tab.callbacks.onExpired).toHaveBeenCalledTimes(1);
+    });
+
+    it('keeps the session when the refresh cannot get through (offline)', async () => {
+      const expiresAt = nowSeconds() + 3600;
+      storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(expiresAt));
+      fetchMock.mockImplementation((input) =>
+        input === API_PATHS.sessionRefresh
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : Promise.resolve(unauthorized()),
+      );
+      const tab = await openTab();
+      await expect(tab.client.apiRequest('/v1/a')).rejects.toMatchObject({
+        status: 0,
+        description: MESSAGES.somethingWentWrong,
+      });
+      expect(tab.callbacks.onExpired).not.toHaveBeenCalled();
+      expect(storage.getItem(SESSION_EXPIRY_STORAGE_KEY)).toBe(String(expiresAt));
+    });
+  });
+
   it('ends the session when the refresh itself is refused', async () => {
     storage.setItem(SESSION_EXPIRY_STORAGE_KEY, String(nowSeconds() + 30));
     fetchMock.mockResolvedValue(

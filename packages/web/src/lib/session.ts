@@ -1,5 +1,5 @@
 import { API_PATHS, MESSAGES } from '@fleetdeck/contract';
-import { apiRequest, configureApiClient } from './api-client';
+import { apiRequest, configureApiClient, type SessionRecovery } from './api-client';
 import { ApiError } from './api-error';
 import { isApiError, isSessionFailure } from './api-error';
 import {
@@ -88,13 +88,17 @@ function expiresAtOf(body: unknown): number {
   throw new ApiError(502, MESSAGES.somethingWentWrong, null);
 }
 
-async function refreshUnderLock(seen: number | null): Promise<void> {
+async function refreshUnderLock(seen: number | null, force: boolean): Promise<void> {
   const decision = decideRefresh({ seen, current: readStoredExpiry(), nowMs: Date.now() });
   switch (decision) {
     case 'signed-out':
     case 'already-refreshed':
-    case 'not-due':
       return;
+    case 'not-due':
+      // The server refused the token although it should still live (a clock off, a tab woken
+      // late): refresh anyway.
+      if (!force) return;
+      break;
     case 'refresh':
       break;
   }
@@ -118,10 +122,10 @@ async function refreshUnderLock(seen: number | null): Promise<void> {
  * Refreshes the access token unless another tab already did. Callers in this tab share one
  * attempt; across tabs the Web Lock serialises them and the re-read inside it skips the rest.
  */
-export function refreshSession(): Promise<void> {
+export function refreshSession(force = false): Promise<void> {
   if (inFlight) return inFlight;
   const seen = readStoredExpiry();
-  inFlight = withRefreshLock(() => refreshUnderLock(seen))
+  inFlight = withRefreshLock(() => refreshUnderLock(seen, force))
     .then(
       () => schedule(),
       () => undefined,
@@ -142,6 +146,23 @@ export async function ensureFreshSession(): Promise<void> {
   if (expiresAt !== null && !ended && mustRefreshBeforeRequest(expiresAt, Date.now())) {
     await refreshSession();
   }
+}
+
+/**
+ * A call sent with the token of expiry `stamp` was refused with a 401. If a refresh has
+ * happened since (here or in another tab) the call can simply go again; otherwise refresh now,
+ * even if the token is not due, and report whether that brought the session back.
+ */
+export async function recoverSession(stamp: number | null): Promise<SessionRecovery> {
+  if (ended) return 'lost';
+  const current = readStoredExpiry();
+  if (current === null) return 'lost';
+  if (current !== stamp) return 'retry';
+  if (inFlight) await inFlight;
+  if (!ended && readStoredExpiry() === stamp) await refreshSession(true);
+  const after = readStoredExpiry();
+  if (ended || after === null) return 'lost';
+  return after !== stamp ? 'retry' : 'unknown';
 }
 
 /** Whether this browser believes it holds a session. */
@@ -204,6 +225,8 @@ export function startSessionKeeper(next: SessionCallbacks): void {
   configureApiClient({
     beforeRequest: ensureFreshSession,
     hasSession: hasStoredSession,
+    sessionStamp: readStoredExpiry,
+    recoverSession,
     onSessionLost: expireSession,
   });
   if (started) return;

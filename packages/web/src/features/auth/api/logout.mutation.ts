@@ -2,6 +2,7 @@ import { API_PATHS } from '@fleetdeck/contract';
 import { useMutation, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { isApiError, isSessionFailure } from '../../../lib/api-error';
+import { dropSavedDrafts } from '../../../lib/form-drafts';
 import { markSignedOut } from '../../../lib/session';
 
 /** POST /v1/logout: revokes the session and clears the cookies. */
@@ -19,9 +20,13 @@ async function logoutTolerant(): Promise<void> {
   }
 }
 
-/** Forgets every trace of the session in this tab (timer, stored expiry, cached data). */
+/**
+ * Forgets every trace of the session in this tab (timer, stored expiry, cached data, forms
+ * saved when an earlier session expired).
+ */
 export function forgetSession(queryClient: QueryClient): void {
   markSignedOut();
+  dropSavedDrafts();
   void queryClient.cancelQueries();
   queryClient.clear();
 }

@@ -7,7 +7,7 @@ import {
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { SecretInput } from '../../../components/secret-input';
 import { errorMessage } from '../../../lib/api-error';
 import { collectFormErrors, type FormErrors } from '../../../lib/form-errors';
@@ -35,6 +35,7 @@ const EMPTY: LoginFormValues = { user_name: '', password: '' };
  */
 export function LoginForm() {
   const navigate = useNavigate();
+  const { state: returnState } = useLocation() as { state: unknown };
   const deploymentInfo = useDeploymentInfo();
   const signIn = useSignIn();
   const [values, setValues] = useState<LoginFormValues>(EMPTY);
@@ -74,7 +75,8 @@ export function LoginForm() {
     signIn.mutate(parsed.data, {
       onSuccess: (outcome) => {
         if (outcome.kind === 'unauthorised') void navigate(UNAUTHORISED_PATH, { replace: true });
-        if (outcome.kind === 'mfa') void navigate(MFA_VERIFICATION_PATH);
+        // The MFA step carries on where the operator was going (see useContinueSignIn).
+        if (outcome.kind === 'mfa') void navigate(MFA_VERIFICATION_PATH, { state: returnState });
       },
     });
   };

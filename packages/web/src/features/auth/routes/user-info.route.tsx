@@ -24,6 +24,7 @@ import { DeleteAccountSection } from '../components/delete-account-section';
 import { PhoneMfaSettings } from '../components/phone-mfa-settings';
 import { useSessionUser } from '../components/session-user';
 import { successToast } from '../toast';
+import { useFormDraft } from '../use-form-draft';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -46,7 +47,7 @@ export function UserInfoRoute() {
   const sessionUser = useSessionUser();
   const user = useCurrentUser().data ?? sessionUser;
   const rename = useUpdateUserSettings();
-  const [name, setName] = useState(user.name);
+  const [name, setName] = useFormDraft('profile.name', user.name);
   const [nameError, setNameError] = useState<string | null>(null);
 
   const saveName = (event: FormEvent<HTMLFormElement>) => {

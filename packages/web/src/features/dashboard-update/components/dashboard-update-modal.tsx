@@ -3,6 +3,7 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconRefresh } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { isApiError, isSessionFailure } from '../../../lib/api-error';
 import { useAcknowledgeDashboardUpdate } from '../api/dashboard-update.mutation';
 import { useDashboardUpdateCheck } from '../api/dashboard-update.query';
 import { BUILD_VERSION } from '../build-version';
@@ -28,7 +29,10 @@ export function DashboardUpdateModal({
   const failureShown = useRef(false);
 
   useEffect(() => {
-    if (check.isError && !failureShown.current) {
+    // A check refused because the session ended says nothing about updates: the session-expiry
+    // toast is the one to show.
+    const sessionEnded = isApiError(check.error) && isSessionFailure(check.error);
+    if (check.isError && !sessionEnded && !failureShown.current) {
       failureShown.current = true;
       notifications.show({
         color: 'red',
@@ -37,7 +41,7 @@ export function DashboardUpdateModal({
       });
     }
     if (check.isSuccess) failureShown.current = false;
-  }, [check.isError, check.isSuccess]);
+  }, [check.isError, check.isSuccess, check.error]);
 
   const latest = check.data?.status === 'update_available' ? check.data.version : null;
   const opened = latest !== null && dismissed !== latest;

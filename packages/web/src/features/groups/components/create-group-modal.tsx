@@ -39,6 +39,7 @@ import {
   type CreateGroupErrors,
   type CreateGroupForm,
 } from '../model/group-form';
+import { useFormDraft } from '../../auth/use-form-draft';
 
 /** How long the live count waits after the last keystroke (fleet-management §2). */
 export const MATCH_COUNT_DEBOUNCE_MS = 400;
@@ -74,7 +75,7 @@ function MatchCount({ filterParams }: { filterParams: string }) {
  */
 export function CreateGroupModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateGroup();
-  const [form, setForm] = useState<CreateGroupForm>(EMPTY_CREATE_FORM);
+  const [form, setForm] = useFormDraft<CreateGroupForm>('groups.create', EMPTY_CREATE_FORM);
   const [errors, setErrors] = useState<CreateGroupErrors>({});
   const [touched, setTouched] = useState(false);
 

@@ -37,6 +37,7 @@ import { GroupTable } from '../components/group-table';
 import { GROUP_LABELS } from '../labels';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { useFormDraft } from '../../auth/use-form-draft';
 
 /**
  * /home/node-groups/ (fleet-management §2): the Device Groups table with cursor paging
@@ -51,7 +52,7 @@ export function NodeGroupsRoute() {
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [stack, setStack] = useState<CursorStack>(FIRST_PAGE);
   const creating = params.get('create') === '1';
-  const [createOpen, setCreateOpen] = useState(false);
+  const [createOpen, setCreateOpen] = useFormDraft('groups.create.open', false);
 
   const query = useGroupList({ start_id: currentCursor(stack), num_records: pageSize });
   const stale = query.isPlaceholderData;

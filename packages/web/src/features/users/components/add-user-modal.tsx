@@ -14,6 +14,7 @@ import {
   type UserFormValues,
 } from '../model/user-form';
 import { UserFields } from './user-fields';
+import { useFormDraft } from '../../auth/use-form-draft';
 
 /**
  * Add User (fleet-management §2, §5): every field with its spec message, then POST admin/user2
@@ -23,7 +24,7 @@ import { UserFields } from './user-fields';
  */
 export function AddUserModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateUser();
-  const [values, setValues] = useState<UserFormValues>(emptyUserForm);
+  const [values, setValues] = useFormDraft<UserFormValues>('users.add', emptyUserForm);
   const [errors, setErrors] = useState<Partial<Record<UserFormField, string>>>({});
   const [touched, setTouched] = useState(false);
 

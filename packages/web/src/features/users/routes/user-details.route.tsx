@@ -27,6 +27,7 @@ import { DeleteUserModal } from '../components/delete-user-modal';
 import { UserFields } from '../components/user-fields';
 import { USER_LABELS } from '../labels';
 import { validateUserForm, type UserFormField, type UserFormValues } from '../model/user-form';
+import { useFormDraft } from '../../auth/use-form-draft';
 
 function formOf(user: AdminUser): UserFormValues {
   return {
@@ -45,7 +46,9 @@ function UserEditor({ user }: { user: AdminUser }) {
   const me = useSessionUser();
   const navigate = useNavigate();
   const update = useUpdateUser();
-  const [values, setValues] = useState<UserFormValues>(() => formOf(user));
+  const [values, setValues] = useFormDraft<UserFormValues>(`users.edit.${user.user_name}`, () =>
+    formOf(user),
+  );
   const [errors, setErrors] = useState<Partial<Record<UserFormField, string>>>({});
   const [deleting, setDeleting] = useState(false);
   const isSelf = user.user_name === me.user_name;

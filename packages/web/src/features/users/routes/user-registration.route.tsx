@@ -21,6 +21,7 @@ import { AddUserModal } from '../components/add-user-modal';
 import { UserTable } from '../components/user-table';
 import { USER_LABELS } from '../labels';
 import { searchUsers } from '../model/user-search';
+import { useFormDraft } from '../../auth/use-form-draft';
 
 /**
  * /home/userregistration/ (fleet-management §2, super admins): User Name, User Id and Role with
@@ -32,7 +33,7 @@ export function UserRegistrationRoute() {
   const [search, setSearch] = useState('');
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(1);
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useFormDraft('users.add.open', false);
 
   const matches = useMemo(() => searchUsers(users.data ?? [], search), [users.data, search]);
   const pages = Math.max(1, Math.ceil(matches.length / pageSize));

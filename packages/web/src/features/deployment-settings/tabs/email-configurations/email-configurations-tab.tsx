@@ -42,6 +42,7 @@ import {
   useVerifySender,
 } from '../../../users/api/verified-senders.query';
 import type { DeploymentTabProps } from '../../tab-registry';
+import { useFormDraft } from '../../../auth/use-form-draft';
 
 const TEXT = {
   templateType: 'Template type',
@@ -267,10 +268,11 @@ function TemplateForm({
   const save = useSaveTemplate();
   const body = useRef<HTMLTextAreaElement>(null);
   const template = loaded.template;
-  const [subject, setSubject] = useState(template.message_subject);
-  const [text, setText] = useState(template.message_text);
-  const [from, setFrom] = useState(template.from_email_address);
-  const [fromName, setFromName] = useState(template.from_user_name);
+  const draft = `settings.email-template.${type}`;
+  const [subject, setSubject] = useFormDraft(`${draft}.subject`, template.message_subject);
+  const [text, setText] = useFormDraft(`${draft}.text`, template.message_text);
+  const [from, setFrom] = useFormDraft(`${draft}.from`, template.from_email_address);
+  const [fromName, setFromName] = useFormDraft(`${draft}.from-name`, template.from_user_name);
   const [problem, setProblem] = useState<string | null>(null);
 
   const insert = (name: string) => {
