@@ -14,6 +14,10 @@ export const ERROR_CODES = {
   accessTokenMissing: 100046,
   loggedOut: 100047,
   tooManyRequests: 100070,
+  /** The server's disk (or database) is full: answered with 507 (QUALITY R2). */
+  storageFull: 100080,
+  /** The server's storage failed to read or write (I/O error): answered with 503. */
+  storageFailed: 100081,
   incorrectCredentials: 101009,
   currentPasswordWrong: 101007,
   passwordPolicy: 101004,
@@ -98,6 +102,10 @@ export const SERVER_MESSAGES = {
   loginSuccessful: 'Login successful',
   logoutSuccessful: 'Logged out successfully',
   payloadTooLarge: 'Error, input size is too large',
+  storageFull:
+    'The server has run out of storage space, so nothing was saved. Try again once space has been freed.',
+  storageFailed:
+    'The server could not read or write its storage, so nothing was saved. Try again shortly.',
   groupNameRequired: 'Please provide group name.',
   groupNameTooLong: 'Group name can have at most 64 characters.',
   groupDescriptionTooLong: 'Description can have at most 500 characters.',

@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import net from 'node:net';
 import {
   MESSAGES,
   SERVER_MESSAGES,
@@ -275,6 +276,32 @@ describe.each(DIALECTS)('firmware images on %s', (dialect) => {
       payload: imageBytes(10),
     });
     expect(forged.statusCode).toBe(403);
+  });
+
+  it('closes the connection after refusing an upload it has not read to the end', async () => {
+    // Over real HTTP: a refusal sent before the body was read left the rest of the body in a
+    // kept-alive connection, and the client's next request on it hung (found under a full disk).
+    const ticket = await call('GET', '/v1/otaimage/package/upload?file_name=cut.bin');
+    const { pathname, search } = new URL(ticket.json<{ url: string }>().url);
+    const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise<boolean>((resolve) => {
+      socket.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5_000);
+    });
+    socket.write(
+      `PUT ${pathname}${search} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n` +
+        `Content-Type: application/octet-stream\r\nContent-Length: ${1024 * 1024 + 10}\r\n\r\n`,
+    );
+    socket.write(imageBytes(64 * 1024));
+    const didClose = await closed;
+    socket.destroy();
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(didClose).toBe(true);
   });
 
   it('lists newest first with keyset paging that visits every image once, and filters', async () => {

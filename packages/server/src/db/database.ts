@@ -6,8 +6,11 @@ import {
   PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
+  SqliteDriver,
   sql,
+  type DatabaseConnection,
   type QueryExecutorProvider,
+  type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
 import { runFixedQuery } from './raw-query.js';
@@ -84,7 +87,7 @@ export function openDatabase(
     onCheckpointerFailure(error);
   });
   const db = new Kysely<Database>({
-    dialect: new TransactionalDdlSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new TransactionalDdlSqliteDialect({ database: withStatementCache(sqlite) }, sqlite),
   });
   return {
     db,
@@ -112,9 +115,40 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * After some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM…) SQLite has already rolled the
+ * transaction back by itself. Kysely's ROLLBACK then fails with "cannot rollback - no transaction
+ * is active", and that error replaced the real one: a full disk was reported as a bug (a 500)
+ * instead of as a full disk (QUALITY R2). Roll back only what is still open.
+ */
+class AutoRollbackAwareSqliteDriver extends SqliteDriver {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(config);
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.sqlite.inTransaction) return;
+    await super.rollbackTransaction(connection);
+  }
+}
+
 class TransactionalDdlSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly driverConfig: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(driverConfig);
+  }
+
   override createAdapter(): SqliteAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+
+  override createDriver(): SqliteDriver {
+    return new AutoRollbackAwareSqliteDriver(this.driverConfig, this.sqlite);
   }
 }
 

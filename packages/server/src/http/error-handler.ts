@@ -1,6 +1,7 @@
 import { ERROR_CODES, SERVER_MESSAGES, type FailureBody } from '@fleetdeck/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { storageFailureOf } from '../storage/storage-errors.js';
 
 /** Sends the one failure body every error becomes. */
 export function sendFailure(
@@ -15,12 +16,17 @@ export function sendFailure(
 
 /**
  * The single error handler: typed errors keep their status and code, validation errors show the
- * schema's (spec) message, framework 4xx errors keep their status, and anything else is logged and
- * becomes a plain 500 without internals.
+ * schema's (spec) message, framework 4xx errors keep their status, a full disk is a 507 and a
+ * storage I/O error a 503 (QUALITY R2), and anything else is logged and becomes a plain 500
+ * without internals.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(
     (error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+      // Answered before its body was read to the end (an upload refused half-way, e.g. on a full
+      // disk): the rest of the body would wait in this connection and the client's next request
+      // on it would hang, so the connection closes after this answer.
+      if (!request.raw.complete) reply.header('connection', 'close');
       if (error instanceof AppError) {
         return sendFailure(reply, error.statusCode, error.message, error.errorCode);
       }
@@ -68,6 +74,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
           description,
           status === 405 ? ERROR_CODES.methodNotAllowed : ERROR_CODES.invalidRequestBody,
         );
+      }
+      const storage = storageFailureOf(error);
+      if (storage === 'full') {
+        request.log.error({ err: error }, 'storage full: the request was refused');
+        return sendFailure(reply, 507, SERVER_MESSAGES.storageFull, ERROR_CODES.storageFull);
+      }
+      if (storage === 'io') {
+        request.log.error({ err: error }, 'storage I/O error: the request was refused');
+        return sendFailure(reply, 503, SERVER_MESSAGES.storageFailed, ERROR_CODES.storageFailed);
       }
       request.log.error({ err: error }, 'unhandled error');
       return sendFailure(reply, 500, SERVER_MESSAGES.internal, ERROR_CODES.internal);
