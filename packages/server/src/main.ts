@@ -99,11 +99,17 @@ async function main(): Promise<void> {
     database?: DatabaseHandle;
   } = {};
   const shutdown = installShutdown(logger, running);
-  const database = openDatabase(config, (error) =>
-    logger.warn(
-      { err: error },
-      'the background WAL checkpointer stopped; SQLite checkpoints on the main connection again',
-    ),
+  const database = openDatabase(
+    config,
+    (error) =>
+      logger.warn(
+        { err: error },
+        'the background WAL checkpointer stopped; SQLite checkpoints on the main connection again',
+      ),
+    (error) => {
+      if (error) logger.warn({ err: error }, 'SQLite checkpoints are failing; retrying');
+      else logger.warn('SQLite checkpoints work again');
+    },
   );
   running.database = database;
   const applied = await migrateToLatest(database.db);

@@ -50,6 +50,8 @@ export function openDatabase(
   },
   /** Told when SQLite's background checkpointer fails (the server then checkpoints itself). */
   onCheckpointerFailure: (error: Error) => void = () => undefined,
+  /** Told when its checkpoints start failing (the error) and work again (null). */
+  onCheckpointerTrouble: (error: Error | null) => void = () => undefined,
 ): DatabaseHandle {
   if (options.databaseUrl) {
     // A fixed-size pool: connections once opened stay open (pg closes idle ones above `min`
@@ -82,10 +84,15 @@ export function openDatabase(
   // Checkpoints run on a second connection in a worker thread; this one only steps in when the
   // WAL grows far (ADR 20).
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-  const walCheckpointer = startWalCheckpointer(file, (error) => {
-    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
-    onCheckpointerFailure(error);
-  });
+  const walCheckpointer = startWalCheckpointer(
+    file,
+    (error) => {
+      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
+      onCheckpointerFailure(error);
+    },
+    undefined,
+    onCheckpointerTrouble,
+  );
   const db = new Kysely<Database>({
     dialect: new TransactionalDdlSqliteDialect({ database: withStatementCache(sqlite) }, sqlite),
   });

@@ -57,8 +57,25 @@ const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 let last = { log: -1, checkpointed: -1 };
 let delay = workerData.intervalMs;
 let timer;
+// A checkpoint that fails (a full disk, an I/O error, a lock held too long) is reported once and
+// tried again at the idle pace: the checkpointer outlives a disk that fills up for a while.
+let troubled = false;
+const describe = (error) => ({ code: error && error.code, message: String(error && error.message) });
 const round = () => {
-  const result = checkpoint();
+  let result;
+  try {
+    result = checkpoint();
+  } catch (error) {
+    if (!troubled) parentPort.postMessage({ type: 'trouble', error: describe(error) });
+    troubled = true;
+    delay = workerData.idleIntervalMs;
+    timer = setTimeout(round, delay);
+    return;
+  }
+  if (troubled) {
+    troubled = false;
+    parentPort.postMessage({ type: 'recovered' });
+  }
   const moved = result.log !== last.log || result.checkpointed !== last.checkpointed;
   last = result;
   if (moved && result.busy === 0 && result.checkpointed > 0) {
@@ -71,7 +88,13 @@ const round = () => {
 };
 timer = setTimeout(round, delay);
 parentPort.on('message', (message) => {
-  if (message.type === 'now') parentPort.postMessage({ type: 'now', id: message.id, result: checkpoint() });
+  if (message.type === 'now') {
+    try {
+      parentPort.postMessage({ type: 'now', id: message.id, result: checkpoint() });
+    } catch (error) {
+      parentPort.postMessage({ type: 'now', id: message.id, error: describe(error) });
+    }
+  }
   if (message.type === 'stop') {
     clearTimeout(timer);
     db.close();
@@ -85,12 +108,16 @@ parentPort.postMessage({ type: 'ready' });
  * Starts a worker thread that checkpoints the WAL of the SQLite file `file` in the background, so
  * the copying and the file syncs of a checkpoint leave the event loop (ADR 20). `onFailure` is
  * told when the worker cannot start or dies; the caller then checkpoints on its own connection
- * again.
+ * again. A checkpoint that fails is not the worker's end: `onTrouble` hears of it, the worker
+ * tries again every IDLE_CHECKPOINT_INTERVAL_MS, and the server connection's fallback (64 MiB)
+ * bounds the WAL meanwhile.
  */
 export function startWalCheckpointer(
   file: string,
   onFailure: (error: Error) => void,
   intervalMs = CHECKPOINT_INTERVAL_MS,
+  /** Told when checkpoints start failing (with the error) and when they work again (null). */
+  onTrouble: (error: Error | null) => void = () => undefined,
 ): WalCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
@@ -110,13 +137,25 @@ export function startWalCheckpointer(
     for (const { reject } of waiting.values()) reject(error);
     waiting.clear();
   };
-  worker.on('message', (message: { type: string; id?: number; result?: CheckpointResult }) => {
-    if (message.type === 'round') rounds += 1;
-    if (message.type === 'now' && message.id !== undefined && message.result) {
-      waiting.get(message.id)?.resolve(message.result);
-      waiting.delete(message.id);
-    }
-  });
+  worker.on(
+    'message',
+    (message: {
+      type: string;
+      id?: number;
+      result?: CheckpointResult;
+      error?: { code?: unknown };
+    }) => {
+      if (message.type === 'round') rounds += 1;
+      if (message.type === 'trouble') onTrouble(asError(message.error));
+      if (message.type === 'recovered') onTrouble(null);
+      if (message.type === 'now' && message.id !== undefined) {
+        const pending = waiting.get(message.id);
+        waiting.delete(message.id);
+        if (message.result) pending?.resolve(message.result);
+        else pending?.reject(asError(message.error));
+      }
+    },
+  );
   worker.on('error', (thrown: unknown) => {
     const error = asError(thrown);
     failAll(error);
