@@ -280,6 +280,54 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     });
   });
 
+  it('never writes a committed half again when the other half of a split batch fails for another reason', async () => {
+    // The batch is refused for its data (so it is split by node), the first half commits, then
+    // the database goes away for the second: only the second half may be written again.
+    const db = server.database.db;
+    const dataError = Object.assign(new Error('refused'), { code: '23514' });
+    const outage = Object.assign(new Error('connection lost'), { code: 'ECONNRESET' });
+    const faults: Array<Error | null> = [dataError, null, outage];
+    let transactions = 0;
+    const flaky = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property === 'transaction')
+          return () => {
+            const fault = faults[transactions] ?? null;
+            transactions += 1;
+            return fault ? { execute: () => Promise.reject(fault) } : target.transaction();
+          };
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function'
+          ? (value as (...args: unknown[]) => unknown).bind(target)
+          : value;
+      },
+    });
+    const ingest = new NodeIngestService(
+      flaky,
+      server.services.nodes,
+      server.services.nodeEvents,
+      createLogger('silent'),
+      { flushIntervalMs: 60_000, durableDelayMs: 2 },
+    );
+    const text = `split-${dialect}-${Date.now()}`;
+    const nodes = ['A1', 'A2', 'A3', 'A4'];
+    for (const nodeId of nodes) {
+      ingest.nodeAlert(nodeId, { 'esp.alert.str': text }, Date.now());
+      ingest.nodeParams(nodeId, { Split: { Round: 1 } }, false, Date.now());
+    }
+    await ingest.whenDurable();
+    // whole batch (refused), first half (committed), second half (outage), then the retry.
+    expect(transactions).toBe(4);
+    const rows = await db
+      .selectFrom('node_alerts')
+      .select(['node_id'])
+      .where('payload', 'like', `%${text}%`)
+      .execute();
+    expect(rows.map((row) => row.node_id).sort()).toEqual(nodes);
+    for (const nodeId of nodes)
+      expect((await info(nodeId)).params).toMatchObject({ Split: { Round: 1 } });
+  });
+
   it('maps a node to an end user when the node confirms the secret, and times out unconfirmed requests', async () => {
     const created = await server.app.inject({
       method: 'POST',

@@ -139,6 +139,39 @@ function partOf(part: BatchPart, nodeIds: ReadonlySet<string>, inside: boolean):
   };
 }
 
+/** What a committed part of a batch changed, for the events told after the commit. */
+interface CommitResult {
+  changes: Array<{ node_id: string; connected: boolean; timestamp: number }>;
+  ota: { changedJobs: string[]; finishedJobs: string[] };
+}
+
+const NOTHING_COMMITTED: CommitResult = { changes: [], ota: { changedJobs: [], finishedJobs: [] } };
+
+function mergeResults(results: readonly CommitResult[]): CommitResult {
+  return {
+    changes: results.flatMap((result) => result.changes),
+    ota: {
+      changedJobs: results.flatMap((result) => result.ota.changedJobs),
+      finishedJobs: results.flatMap((result) => result.ota.finishedJobs),
+    },
+  };
+}
+
+/**
+ * A batch split by node (see commitIsolating) failed for a reason other than its data after some
+ * of its parts had committed: those must not be written again (an alert would be stored twice).
+ * `settled` holds the nodes whose messages are done (committed, or dropped as refused).
+ */
+class PartlyCommitted extends Error {
+  constructor(
+    readonly committed: CommitResult,
+    readonly settled: ReadonlySet<string>,
+    readonly failure: unknown,
+  ) {
+    super('part of the ingest batch committed before the rest failed', { cause: failure });
+  }
+}
+
 /**
  * Whether the database refused the data rather than failed: PostgreSQL's data exceptions (class
  * 22), integrity constraint violations (23) and program limits (54); SQLite's constraint, type,
@@ -420,31 +453,26 @@ export class NodeIngestService implements NodeGatewayPort {
     // Node and mapping activity for push notifications, told only once the batch is committed.
     const activity: FleetActivity[] = [];
     const watched: ParamsChange[] = [];
+    const whole: BatchPart = { batch, alerts, mappings, otaReports, diagnostics };
     try {
-      const { changes, ota } = await this.commitIsolating(
-        { batch, alerts, mappings, otaReports, diagnostics },
-        activity,
-        watched,
-      );
+      const committed = await this.commitIsolating(whole, activity, watched);
       for (const resolve of waiters) resolve();
-      for (const change of changes) {
-        this.events.emitConnectivity({ type: 'node.connectivity', ...change });
-      }
-      const finished = new Set(ota.finishedJobs);
-      for (const jobId of ota.changedJobs)
-        this.events.emitOtaJob({
-          type: 'ota.job',
-          ota_job_id: jobId,
-          status: finished.has(jobId) ? 'finished' : 'active',
-        });
-      for (const event of activity) this.events.emitActivity(event);
-      if (watched.length > 0) this.paramsWatcher?.paramsCommitted(watched);
+      this.announce(committed, activity, watched);
     } catch (error) {
-      // Nothing is lost and nobody is told "durable": the batch and its waiters go back in line.
-      this.logger.error({ err: error, nodes: batch.size }, 'node ingest batch failed; retrying');
-      this.requeue(batch, alerts, mappings);
-      this.otaReports = [...otaReports, ...this.otaReports];
-      this.diagnostics = [...diagnostics, ...this.diagnostics];
+      // What committed is told now and never written again; the rest and every waiter go back
+      // in line (a waiter is told "durable" once all of its batch is).
+      let rest = whole;
+      if (error instanceof PartlyCommitted) {
+        this.announce(error.committed, activity, watched);
+        rest = partOf(whole, error.settled, false);
+      }
+      this.logger.error(
+        { err: error instanceof PartlyCommitted ? error.failure : error, nodes: rest.batch.size },
+        'node ingest batch failed; retrying',
+      );
+      this.requeue(rest.batch, rest.alerts, rest.mappings);
+      this.otaReports = [...rest.otaReports, ...this.otaReports];
+      this.diagnostics = [...rest.diagnostics, ...this.diagnostics];
       this.waiters = [...waiters, ...this.waiters];
       setTimeout(() => void this.flush(), 1000).unref();
     } finally {
@@ -454,6 +482,22 @@ export class NodeIngestService implements NodeGatewayPort {
         if (this.hasPending()) void this.flush();
       }
     }
+  }
+
+  /** Tells the fleet what a committed batch (or part of one) changed. */
+  private announce(committed: CommitResult, activity: FleetActivity[], watched: ParamsChange[]) {
+    for (const change of committed.changes) {
+      this.events.emitConnectivity({ type: 'node.connectivity', ...change });
+    }
+    const finished = new Set(committed.ota.finishedJobs);
+    for (const jobId of committed.ota.changedJobs)
+      this.events.emitOtaJob({
+        type: 'ota.job',
+        ota_job_id: jobId,
+        status: finished.has(jobId) ? 'finished' : 'active',
+      });
+    for (const event of activity) this.events.emitActivity(event);
+    if (watched.length > 0) this.paramsWatcher?.paramsCommitted(watched);
   }
 
   /**
@@ -467,10 +511,7 @@ export class NodeIngestService implements NodeGatewayPort {
     part: BatchPart,
     activity: FleetActivity[],
     watched: ParamsChange[],
-  ): Promise<{
-    changes: Array<{ node_id: string; connected: boolean; timestamp: number }>;
-    ota: { changedJobs: string[]; finishedJobs: string[] };
-  }> {
+  ): Promise<CommitResult> {
     const partActivity: FleetActivity[] = [];
     const partWatched: ParamsChange[] = [];
     try {
@@ -502,18 +543,26 @@ export class NodeIngestService implements NodeGatewayPort {
           { err: error, nodeId: nodeIds[0] },
           'node ingest: the database refuses what this node sent; its messages of this batch are dropped',
         );
-        return { changes: [], ota: { changedJobs: [], finishedJobs: [] } };
+        return NOTHING_COMMITTED;
       }
       const half = new Set(nodeIds.slice(0, Math.ceil(nodeIds.length / 2)));
-      const first = await this.commitIsolating(partOf(part, half, true), activity, watched);
-      const second = await this.commitIsolating(partOf(part, half, false), activity, watched);
-      return {
-        changes: [...first.changes, ...second.changes],
-        ota: {
-          changedJobs: [...first.ota.changedJobs, ...second.ota.changedJobs],
-          finishedJobs: [...first.ota.finishedJobs, ...second.ota.finishedJobs],
-        },
-      };
+      const results: CommitResult[] = [];
+      const settled = new Set<string>();
+      for (const piece of [partOf(part, half, true), partOf(part, half, false)]) {
+        try {
+          results.push(await this.commitIsolating(piece, activity, watched));
+          for (const nodeId of nodeIdsOf(piece)) settled.add(nodeId);
+        } catch (failure) {
+          if (failure instanceof PartlyCommitted) {
+            results.push(failure.committed);
+            for (const nodeId of failure.settled) settled.add(nodeId);
+          }
+          if (settled.size === 0) throw failure;
+          const cause = failure instanceof PartlyCommitted ? failure.failure : failure;
+          throw new PartlyCommitted(mergeResults(results), settled, cause);
+        }
+      }
+      return mergeResults(results);
     }
   }
 
