@@ -1,12 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  callApi,
+  startBuiltServer,
+  within,
+  type Answer,
+  type BuiltServer,
+} from './built-server.js';
 
 /**
  * QUALITY R2 (tier B, `npm run test:extended`): disk full and I/O errors. The built server runs
@@ -15,31 +20,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * `strace -e inject`. Pass: no crash, a clear 507 or 503 to the caller, no partial firmware file
  * kept or served, and everything works again within 10 s of space (or the disk) returning.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const SERVER_ENTRY = path.join(ROOT, 'packages/server/dist/main.js');
 const ADMIN = { user_name: 'storage.faults@fleetdeck.test', password: 'Harbor-Console-2031' };
 const RECOVERY_MS = 10_000;
 const SHUTDOWN_MS = 25_000;
 
 let mountPoint: string;
 let dataDir: string;
-let server: ChildProcess;
-let output = '';
-let baseUrl: string;
-let mqttUrl: string;
+let server: BuiltServer;
 let token: string;
 const fillers: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { encoding: 'utf8' });
@@ -74,26 +63,8 @@ function freeDisk(): void {
   for (const file of fillers.splice(0)) fs.rmSync(file, { force: true });
 }
 
-async function call(
-  method: string,
-  url: string,
-  body?: unknown,
-  auth: string | null = token,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url.startsWith('http') ? url : `${baseUrl}${url}`, {
-    method,
-    headers: {
-      ...(auth ? { authorization: auth } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
+const call = (method: string, url: string, body?: unknown, auth: string | null = token) =>
+  callApi(server.url, method, url, body, auth);
 
 const login = () => call('POST', '/v1/login', ADMIN, null);
 
@@ -150,34 +121,14 @@ function blobFiles(): string[] {
   return found.sort();
 }
 
-function expectAlive(): void {
-  expect(server.exitCode, output).toBeNull();
-  expect(server.signalCode, output).toBeNull();
-}
+const expectAlive = () => server.expectAlive();
 
-/** Retries `attempt` until it returns true; resolves with the time it took. */
-async function within(ms: number, attempt: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await attempt()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not recovered within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function expectFailure(
-  answer: { status: number; body: Record<string, unknown> },
-  status: number,
-  description: string,
-  code: number,
-): void {
+function expectFailure(answer: Answer, status: number, description: string, code: number): void {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   expect(answer.body).toEqual({ status: 'failure', description, error_code: code });
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(SERVER_ENTRY))
-    throw new Error('The server is not built: run `npm run build`.');
   if (process.getuid?.() !== 0)
     throw new Error('R2 mounts a tmpfs to fill it: run `npm run test:extended` as root.');
   mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-r2-'));
@@ -185,47 +136,17 @@ beforeAll(async () => {
   dataDir = path.join(mountPoint, 'data');
   fs.mkdirSync(dataDir);
 
-  const port = await freePort();
-  const mqttPort = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  mqttUrl = `mqtt://127.0.0.1:${mqttPort}`;
-  server = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MQTT_PORT: String(mqttPort),
-      DATA_DIR: dataDir,
-      PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-      FLEETDECK_ADMIN_EMAIL: ADMIN.user_name,
-      FLEETDECK_ADMIN_PASSWORD: ADMIN.password,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await within(30_000, async () => {
-    expectAlive();
-    return fetch(`${baseUrl}/readyz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-  });
+  server = await startBuiltServer({ dataDir, admin: ADMIN });
   const signedIn = await login();
   expect(signedIn.status).toBe(200);
   token = signedIn.body.accesstoken as string;
 });
 
 afterAll(async () => {
-  if (process.env.R2_SERVER_LOG) fs.writeFileSync(process.env.R2_SERVER_LOG, output);
+  if (process.env.R2_SERVER_LOG && server)
+    fs.writeFileSync(process.env.R2_SERVER_LOG, server.output());
   freeDisk();
-  if (server && server.exitCode === null && server.signalCode === null) {
-    server.kill('SIGKILL');
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
+  await server?.kill();
   if (mountPoint) {
     spawnSync('umount', [mountPoint]);
     fs.rmSync(mountPoint, { recursive: true, force: true });
@@ -285,7 +206,7 @@ describe('disk full and I/O errors on SQLite (QUALITY R2)', () => {
     expectAlive();
 
     // A node reports while the disk is full; its QoS 1 message must become durable later.
-    const client = await mqtt.connectAsync(mqttUrl, {
+    const client = await mqtt.connectAsync(server.mqttUrl, {
       clientId: device.node_id,
       username: device.mqtt_username,
       password: device.mqtt_password,
@@ -317,11 +238,11 @@ describe('disk full and I/O errors on SQLite (QUALITY R2)', () => {
     expect(await imageNames()).toEqual(expect.arrayContaining(['Before', 'After']));
     expect((await login()).status).toBe(200);
     // The background checkpointer outlived the full disk: it said so and carries on.
-    if (output.includes('SQLite checkpoints are failing'))
+    if (server.output().includes('SQLite checkpoints are failing'))
       await within(RECOVERY_MS, () =>
-        Promise.resolve(output.includes('SQLite checkpoints work again')),
+        Promise.resolve(server.output().includes('SQLite checkpoints work again')),
       );
-    expect(output).not.toContain('the background WAL checkpointer stopped');
+    expect(server.output()).not.toContain('the background WAL checkpointer stopped');
     expectAlive();
   });
 
@@ -372,17 +293,14 @@ describe('disk full and I/O errors on SQLite (QUALITY R2)', () => {
 
   it('shuts down on SIGTERM within the deadline while the disk is full', async () => {
     fillDisk();
-    const exited = new Promise<number | null>((resolve) =>
-      server.once('exit', (code) => resolve(code)),
-    );
     const started = Date.now();
-    server.kill('SIGTERM');
+    server.child.kill('SIGTERM');
     const code = await Promise.race([
-      exited,
+      server.exited,
       new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), SHUTDOWN_MS)),
     ]);
-    expect(code, output).toBe(0);
+    expect(code, server.output()).toBe(0);
     expect(Date.now() - started).toBeLessThan(SHUTDOWN_MS);
-    expect(output).not.toMatch(/uncaught|unhandledRejection/i);
+    expect(server.output()).not.toMatch(/uncaught|unhandledRejection/i);
   });
 });
