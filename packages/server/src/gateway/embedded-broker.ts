@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import mqemitter, { type MQEmitter } from 'mqemitter';
 import { parseNodeTopic } from '@fleetdeck/contract';
 import type { Logger } from '../logger.js';
 import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
@@ -57,6 +58,19 @@ function byteLength(payload: Buffer | string): number {
 }
 
 /**
+ * Aedes's message emitter, without its concurrency limit. With one (Aedes's default is 100), the
+ * messages past the limit wait in a queue that is worked off by recursion when a delivery ends:
+ * a burst of tens of thousands of publishes (a group commit acknowledging them all at once,
+ * under overload) overflowed the stack and took the server down (B10 soak, 2026-11-25). Without
+ * it each publish is routed at once. Back-pressure does not come from this queue: a client's
+ * socket is read again only once the packets of its last read are handled, and a QoS 1 publish
+ * is handled only once it is durable.
+ */
+export function createMessageEmitter(): MQEmitter {
+  return mqemitter({ concurrency: 0 });
+}
+
+/**
  * Starts Aedes on `mqttPort` (0 = a free port) and `host`, with the node ACL of ARCHITECTURE §5:
  * a node signs in with client id = user name = its node id and its MQTT credential (checked by
  * `port.authenticateNode`), and may publish, subscribe and leave a Last Will only under its own
@@ -82,6 +96,7 @@ export async function startEmbeddedBroker(
   const refusedWill = new WeakSet<Client>();
 
   const broker = await Aedes.createBroker({
+    mq: createMessageEmitter(),
     preConnect: (client, packet, callback) => {
       const will = packet.will;
       if (
