@@ -24,7 +24,7 @@ export interface BuiltServer {
   pid: number;
   url: string;
   mqttUrl: string;
-  /** Everything the server wrote to stdout and stderr so far. */
+  /** What the server wrote to stdout and stderr so far (the last `outputLimit` characters). */
   output: () => string;
   /** Fails the test (with the server's output) unless the process still runs. */
   expectAlive: () => void;
@@ -32,6 +32,8 @@ export interface BuiltServer {
   exited: Promise<number | null>;
   /** SIGKILL unless it has ended already; waits for the exit. */
   kill: () => Promise<void>;
+  /** SIGTERM, SIGKILL after `graceMs`, unless it has ended already; waits for the exit. */
+  stop: (graceMs?: number) => Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -60,7 +62,10 @@ export async function startBuiltServer(options: {
   dataDir: string;
   admin: { user_name: string; password: string };
   env?: Record<string, string>;
+  /** Keep only this much of the output, so a long run does not grow the test's memory. */
+  outputLimit?: number;
 }): Promise<BuiltServer> {
+  const outputLimit = options.outputLimit ?? Number.POSITIVE_INFINITY;
   if (!fs.existsSync(SERVER_ENTRY))
     throw new Error('The server is not built: run `npm run build`.');
   const port = await freePort();
@@ -85,8 +90,12 @@ export async function startBuiltServer(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > outputLimit) output = output.slice(-outputLimit);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
@@ -114,6 +123,13 @@ export async function startBuiltServer(options: {
         child.kill('SIGKILL');
         await exited;
       }
+    },
+    stop: async (graceMs = 25_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }
