@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrator.js';
@@ -232,6 +233,7 @@ describe('first start without a configured password', () => {
 });
 
 describe('the built dashboard', () => {
+  const source = `console.log(${JSON.stringify('fleetdeck '.repeat(400))});`;
   let server: TestServer;
   let dist: string;
   beforeAll(async () => {
@@ -242,6 +244,11 @@ describe('the built dashboard', () => {
       '<!doctype html><div id="root">fleetdeck-spa</div>',
     );
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    // A bigger asset with the compressed copies the build writes next to it.
+    const file = path.join(dist, 'assets', 'big-def456.js');
+    fs.writeFileSync(file, source);
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(source));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(source));
     server = await createTestServer('sqlite', { env: { WEB_DIST_DIR: dist } });
   });
   afterAll(async () => {
@@ -269,6 +276,35 @@ describe('the built dashboard', () => {
     const response = await server.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the Brotli or gzip copy the build wrote when the browser accepts it', async () => {
+    const url = '/assets/big-def456.js';
+    const br = await server.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(source);
+    expect(br.rawPayload.length).toBeLessThan(source.length / 5);
+    const gz = await server.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(source);
+    const plain = await server.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(source);
   });
 
   it('does not answer API misses or writes with the SPA', async () => {

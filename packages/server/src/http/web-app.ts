@@ -19,6 +19,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       root: distDir,
       index: false,
       wildcard: false,
+      // The build writes .br and .gz copies (packages/web/scripts/precompress.mjs): sent when the
+      // browser accepts them, with Vary: Accept-Encoding; otherwise the file itself.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
