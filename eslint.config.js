@@ -14,6 +14,7 @@ export default tseslint.config(
       'e2e/artifacts/**',
       '**/*.config.*',
       'scripts/**',
+      'packages/web/scripts/**',
       'bench/**',
       '.ci/**',
     ],
