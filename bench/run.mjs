@@ -13,6 +13,9 @@ const BENCHMARKS = {
   'connections-scaleout': 'connections-scaleout.mjs', // B2 on Mosquitto (MQTT_URL)
   'ota-fanout': 'ota-fanout.mjs', // B4 (scaled)
   'firmware-download': 'firmware-download.mjs', // B5
+  'first-load': 'first-load.mjs', // B7 (headless Chromium)
+  'browser-lists': 'browser-lists.mjs', // B8 (headless Chromium)
+  soak: 'soak.mjs', // B10 (soak and overload)
 };
 const SMOKE_LIMIT_MS = 60_000;
 
