@@ -15,6 +15,7 @@ const BENCHMARKS = {
   'firmware-download': 'firmware-download.mjs', // B5
   'first-load': 'first-load.mjs', // B7 (headless Chromium)
   'browser-lists': 'browser-lists.mjs', // B8 (headless Chromium)
+  'diagnostics-queries': 'diagnostics-queries.mjs', // B9
   soak: 'soak.mjs', // B10 (soak and overload)
 };
 const SMOKE_LIMIT_MS = 60_000;

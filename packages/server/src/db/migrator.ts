@@ -24,6 +24,7 @@ import * as m0016 from './migrations/0016-sharing-automations.js';
 import * as m0017 from './migrations/0017-group-member-counts.js';
 import * as m0018 from './migrations/0018-node-id-version.js';
 import * as m0019 from './migrations/0019-node-configs.js';
+import * as m0020 from './migrations/0020-diag-metric-points-covering.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -47,6 +48,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0017-group-member-counts': m0017,
   '0018-node-id-version': m0018,
   '0019-node-configs': m0019,
+  '0020-diag-metric-points-covering': m0020,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

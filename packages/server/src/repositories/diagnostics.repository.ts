@@ -212,7 +212,12 @@ export interface LogCursor {
   id: number;
 }
 
-/** Up to `limit` log rows in `[start, end)`, newest first, strictly after `cursor`. */
+/**
+ * Up to `limit` log rows in `[start, end)`, newest first, strictly after `cursor`. The cursor is
+ * one row-value comparison, `(ts, id) < (…)`: both databases use it as a bound of the
+ * (node_id, ts, id) index scan. Written as `ts < … or (ts = … and id < …)`, PostgreSQL read
+ * every older row of the node in the window and sorted them for each next page (B9).
+ */
 export function listLogs(
   db: Db,
   nodeId: string,
@@ -228,12 +233,7 @@ export function listLogs(
     .where('ts', '>=', start)
     .where('ts', '<', end);
   if (cursor)
-    query = query.where((eb) =>
-      eb.or([
-        eb('ts', '<', cursor.ts),
-        eb.and([eb('ts', '=', cursor.ts), eb('id', '<', cursor.id)]),
-      ]),
-    );
+    query = query.where((eb) => eb(eb.refTuple('ts', 'id'), '<', eb.tuple(cursor.ts, cursor.id)));
   return query.orderBy('ts', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
