@@ -1,5 +1,7 @@
 // `npm run demo`: Fleetdeck plus 200 simulated appliances, on free ports, with its data in
-// ./data/demo (kept between runs). Ctrl+C stops the simulator first, then the server.
+// ./data/demo (kept between runs; DEMO_DATA_DIR to choose another). Ctrl+C stops the simulator
+// first, then the server. When the simulator stops by itself (killed, crashed), the server keeps
+// running so its nodes are seen going offline; Enter starts the simulator again.
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
@@ -14,7 +16,11 @@ const ADMIN_EMAIL = 'demo-admin@fleetdeck.example';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = { simulator: 10_000, server: 25_000 };
 
-const dataDir = path.join(root, 'data', 'demo');
+// DEMO_DATA_DIR puts a demo elsewhere (a second demo, or a test's own directory).
+const dataDir = path.resolve(root, process.env.DEMO_DATA_DIR ?? path.join('data', 'demo'));
+/** A path as the operator reads it: relative inside the project, absolute elsewhere. */
+const shown = (p) => (p.startsWith(root + path.sep) ? path.relative(root, p) : p);
+const shownDataDir = shown(dataDir);
 const credentialsFile = path.join(dataDir, 'credentials.json');
 const stateFile = path.join(dataDir, 'fleet.json');
 const serverLog = path.join(dataDir, 'server.log');
@@ -68,13 +74,13 @@ function credentials() {
   if (fs.existsSync(credentialsFile)) {
     const stored = JSON.parse(fs.readFileSync(credentialsFile, 'utf8'));
     if (typeof stored.email !== 'string' || typeof stored.password !== 'string')
-      fail(`${path.relative(root, credentialsFile)} is damaged; delete data/demo to start afresh.`);
+      fail(`${shown(credentialsFile)} is damaged; delete ${shownDataDir} to start afresh.`);
     return stored;
   }
   const leftovers = fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : [];
   if (leftovers.some((name) => name.startsWith('fleetdeck.db') || name === 'fleet.json')) {
     fail(
-      'data/demo holds an earlier demo whose credentials.json is gone; delete data/demo to start afresh.',
+      `${shownDataDir} holds an earlier demo whose credentials.json is gone; delete ${shownDataDir} to start afresh.`,
     );
   }
   fs.mkdirSync(dataDir, { recursive: true });
@@ -180,47 +186,12 @@ server.on('exit', (code, signal) => {
   if (stopping) return;
   console.error(`demo: the server stopped (${signal ?? `exit code ${code}`}):`);
   console.error(serverLastWords());
-  console.error(`(full log: ${path.relative(root, serverLog)})`);
+  console.error(`(full log: ${shown(serverLog)})`);
   void shutdown('SIGTERM', code || 1);
 });
 
-async function waitUntilReady() {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (stopping) return false;
-    try {
-      const response = await fetch(`${apiUrl}/readyz`);
-      if (response.ok && announced) return true;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return false;
-}
-
-if (!(await waitUntilReady())) {
-  if (!stopping) {
-    console.error(`demo: the server was not ready within ${READY_TIMEOUT_MS / 1000} s.`);
-    console.error(serverLastWords());
-    await shutdown('SIGTERM', 1);
-  }
-} else {
-  const rel = (p) => path.relative(root, p);
-  console.log(
-    [
-      '',
-      'Fleetdeck demo is running',
-      `  Dashboard:  ${publicUrl}`,
-      `  User name:  ${admin.email}`,
-      `  Password:   ${admin.password}`,
-      `  MQTT:       ${mqttUrl}`,
-      `  Data:       ${rel(dataDir)} (credentials in ${rel(credentialsFile)}, server log in ${rel(serverLog)})`,
-      '',
-      `Starting ${DEMO_NODES} simulated appliances; Ctrl+C stops everything.`,
-      '',
-    ].join('\n'),
-  );
+/** Starts the simulated fleet; it reuses its nodes from the state file on every start. */
+function startSimulator() {
   const simulator = spawn(
     process.execPath,
     [
@@ -249,9 +220,69 @@ if (!(await waitUntilReady())) {
   children.simulator = simulator;
   simulator.on('exit', (code, signal) => {
     if (stopping) return;
+    // The server stays: the operator sees the appliances go offline, as a real outage would show.
     console.error(
-      `demo: the simulator stopped (${signal ?? `exit code ${code}`}); stopping the server.`,
+      [
+        '',
+        `demo: the simulator stopped (${signal ?? `exit code ${code}`}). Fleetdeck keeps running at ${publicUrl}:`,
+        `      its ${DEMO_NODES} appliances show offline (red) within seconds.`,
+        `      Press Enter to start the simulated fleet again, or Ctrl+C to stop everything.`,
+        '',
+      ].join('\n'),
     );
-    void shutdown('SIGTERM', code ?? 1);
+    awaitingRestart = true;
   });
+}
+
+/** Enter on the demo's input starts the simulator again once it has stopped. */
+let awaitingRestart = false;
+let typed = '';
+process.stdin.on('data', (chunk) => {
+  typed += chunk.toString();
+  if (!typed.includes('\n')) return;
+  typed = '';
+  if (!awaitingRestart || stopping) return;
+  awaitingRestart = false;
+  console.log(`demo: starting the ${DEMO_NODES} simulated appliances again.`);
+  startSimulator();
+});
+// Input that has ended (none, or /dev/null) must not keep the demo from stopping.
+process.stdin.on('error', () => undefined);
+
+async function waitUntilReady() {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (stopping) return false;
+    try {
+      const response = await fetch(`${apiUrl}/readyz`);
+      if (response.ok && announced) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+if (!(await waitUntilReady())) {
+  if (!stopping) {
+    console.error(`demo: the server was not ready within ${READY_TIMEOUT_MS / 1000} s.`);
+    console.error(serverLastWords());
+    await shutdown('SIGTERM', 1);
+  }
+} else {
+  console.log(
+    [
+      '',
+      'Fleetdeck demo is running',
+      `  Dashboard:  ${publicUrl}`,
+      `  User name:  ${admin.email}`,
+      `  Password:   ${admin.password}`,
+      `  MQTT:       ${mqttUrl}`,
+      `  Data:       ${shownDataDir} (credentials in ${shown(credentialsFile)}, server log in ${shown(serverLog)})`,
+      '',
+    ].join('\n'),
+  );
+  console.log(`Starting ${DEMO_NODES} simulated appliances; Ctrl+C stops everything.\n`);
+  startSimulator();
 }
