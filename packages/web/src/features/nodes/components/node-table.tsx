@@ -113,7 +113,9 @@ export function NodeTable({
         verticalSpacing="xs"
         horizontalSpacing="md"
         aria-busy={nodes === undefined || stale}
-        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
+        // One line per cell: every row is the same height (no row grows where a type or model
+        // wraps), and a narrow screen scrolls the table sideways instead.
+        style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms', whiteSpace: 'nowrap' }}
         data-testid="node-table"
       >
         <Table.Thead>
