@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /** The demo's children: pid and command line. */
 function childrenOf(pid: number): Array<{ pid: number; args: string }> {
-  let listed = '';
+  let listed: string;
   try {
     listed = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch {
