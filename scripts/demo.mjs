@@ -246,7 +246,7 @@ process.stdin.on('data', (chunk) => {
   console.log(`demo: starting the ${DEMO_NODES} simulated appliances again.`);
   startSimulator();
 });
-// Input that has ended (none, or /dev/null) must not keep the demo from stopping.
+// An input that cannot be read (closed, or not a stream) only means no restart by Enter.
 process.stdin.on('error', () => undefined);
 
 async function waitUntilReady() {
