@@ -26,23 +26,40 @@ export async function freePort(): Promise<number> {
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** HTTP port. */
+  port: number;
   /** The server process (a test may signal it). */
   pid: number;
   /** Resolves when the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   output: () => string;
+  /** Ends the process and removes its data directory. */
   stop: () => Promise<void>;
+  /** Sends `signal` and waits until the process has exited; the data directory stays. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
+}
+
+/** Where a server runs: a restart passes the same directory and ports again. */
+export interface ServerPlace {
+  dataDir?: string;
+  port?: number;
+  /** The embedded broker's port (default: a free one the server picks). */
+  mqttPort?: number;
 }
 
 /**
  * Starts the built server (`packages/server/dist/main.js`) as its own process on free ports with a
- * fresh data directory, and waits until it is ready. `stop` ends only that process.
+ * fresh data directory (or the given ones, to restart a server), and waits until it is ready.
+ * `stop` ends only that process.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  place: ServerPlace = {},
+): Promise<RunningServer> {
   if (!fs.existsSync(SERVER_ENTRY))
     throw new Error('The server is not built: run `npm run build` first.');
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-e2e-'));
+  const port = place.port ?? (await freePort());
+  const dataDir = place.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
@@ -51,7 +68,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOME: process.env.HOME ?? '',
       PORT: String(port),
       HOST: '127.0.0.1',
-      MQTT_PORT: '0',
+      MQTT_PORT: String(place.mqttPort ?? 0),
       DATA_DIR: dataDir,
       PUBLIC_URL: url,
       LOG_LEVEL: 'warn',
@@ -84,9 +101,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill(signal);
+      await exited;
+    }
+  };
   return {
     url,
     dataDir,
+    port,
     pid: child.pid!,
     exited,
     output: () => output,
@@ -98,6 +122,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+    kill,
   };
 }
 

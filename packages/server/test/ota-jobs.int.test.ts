@@ -327,6 +327,63 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
     await until(() => gateway.offersOf(jobId).length === 1, 'the offer on otafetch');
   });
 
+  it('offers an update cut off mid-way again to a node that asks, but not at a mere reconnect', async () => {
+    await register(['CUT1'], 'Refrigerator', 'Mumbai');
+    const { ota_job_id: jobId } = await createJob({ nodes: ['CUT1'], ota_job_name: 'cut off' });
+    const fetch = () =>
+      server.services.ingest.nodeOtaFetch(
+        'CUT1',
+        { node_id: 'CUT1', fw_version: '1.0.0' },
+        Date.now(),
+      );
+    fetch();
+    await until(() => gateway.offersOf(jobId).length === 1, 'the first offer');
+    await report('CUT1', {
+      ota_job_id: jobId,
+      status: 'in-progress',
+      ts: Math.floor(Date.now() / 1000),
+      additional_info: 'Downloaded 25% Firmware Image',
+    });
+    await server.services.ingest.flush();
+    // A reconnect (the node may still be downloading) offers nothing…
+    server.services.ingest.nodeConnected('CUT1', 2, Date.now());
+    await server.services.ingest.flush();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(gateway.offersOf(jobId)).toHaveLength(1);
+    // …a node asking after a power cut gets it again, still in progress and counted as offered.
+    fetch();
+    await until(() => gateway.offersOf(jobId).length === 2, 'the offer again');
+    expect(await summary(jobId)).toMatchObject({ total: 1, in_progress: 1 });
+    const execution = await server.database.db
+      .selectFrom('ota_executions')
+      .select(['status', 'offer_count'])
+      .where('ota_job_id', '=', jobId)
+      .where('node_id', '=', 'CUT1')
+      .executeTakeFirstOrThrow();
+    expect(execution).toMatchObject({ status: 'in-progress' });
+    expect(Number(execution.offer_count)).toBe(2);
+  });
+
+  it('answers otafetch only after the verdict the node sent before it is committed', async () => {
+    await register(['ASK1'], 'Refrigerator', 'Mumbai');
+    const { ota_job_id: jobId } = await createJob({ nodes: ['ASK1'], ota_job_name: 'asked' });
+    server.services.ingest.nodeOtaFetch('ASK1', { node_id: 'ASK1' }, Date.now());
+    await until(() => gateway.offersOf(jobId).length === 1, 'the first offer');
+    await server.services.ingest.flush();
+    // The verdict and the question arrive together, in one batch that is not yet written.
+    await report('ASK1', {
+      ota_job_id: jobId,
+      status: 'failed',
+      ts: Math.floor(Date.now() / 1000),
+      additional_info: 'Download failed: fetch failed (ENETUNREACH)',
+    });
+    server.services.ingest.nodeOtaFetch('ASK1', { node_id: 'ASK1' }, Date.now());
+    await server.services.ingest.flush();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await summary(jobId)).toMatchObject({ total: 1, failed: 1 });
+    expect(gateway.offersOf(jobId)).toHaveLength(1);
+  });
+
   it('cancels: no new offers, refuses image deletion while active, archives only cancelled jobs', async () => {
     const { ota_job_id: jobId } = await createJob({
       nodes: ['AC2', 'FR4'],

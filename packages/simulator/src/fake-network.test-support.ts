@@ -45,6 +45,11 @@ export class FakeBroker {
   connects = 0;
   /** Called for every accepted publish (e.g. the server confirming mappings). */
   onPublish: (message: BrokerMessage) => void = () => undefined;
+  /**
+   * Publishes this says yes to are received but never acknowledged (a server that dies before
+   * its commit); their senders learn it failed when the connection closes.
+   */
+  withholdAck: (message: BrokerMessage) => boolean = () => false;
 
   /** The link factory the fleet uses. */
   readonly factory: NodeLinkFactory = (options, events) => {
@@ -56,9 +61,11 @@ export class FakeBroker {
       open: false,
     };
     let closed = false;
+    const unacknowledged: Array<(error?: Error) => void> = [];
     const close = (end: LinkEnd) => {
       if (closed) return;
       closed = true;
+      for (const done of unacknowledged.splice(0)) done(new Error('connection closed'));
       if (this.clients.get(options.clientId) === client) this.clients.delete(options.clientId);
       client.open = false;
       events.closed(end);
@@ -91,6 +98,7 @@ export class FakeBroker {
       this.messages.push(message);
       if (retain) this.retained.set(topic, payload);
       this.onPublish(message);
+      return message;
     };
     const link: NodeLink = {
       publish: (topic, payload, retain, done) => {
@@ -98,8 +106,9 @@ export class FakeBroker {
           setImmediate(() => done(new Error('not connected')));
           return;
         }
-        accept(topic, payload, retain, false);
-        setImmediate(() => done());
+        const message = accept(topic, payload, retain, false);
+        if (this.withholdAck(message)) unacknowledged.push(done);
+        else setImmediate(() => done());
       },
       subscribe: (topics, done) => {
         client.subscriptions.push(...topics);

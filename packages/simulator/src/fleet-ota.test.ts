@@ -183,6 +183,145 @@ describe('OTA in a simulated fleet', () => {
     expect(f.node(id)).toMatchObject({ fwVersion: node.fw_version, otaJob: undefined, session: 1 });
   });
 
+  it('keeps a verdict the broker never acknowledged and sends it again, before asking, after reconnecting', async () => {
+    const { f, node, id } = await onlineFleet({
+      ota: { failRate: 1, retryDelayMs: 10 },
+      flapDowntimeMs: [10, 20],
+    });
+    let withhold = true;
+    broker.withholdAck = (message) => withhold && message.topic.endsWith('/otastatus');
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil((stats) => stats.otaFailed === 1, 5_000);
+    expect(f.node(id)).toMatchObject({ verdictPending: true, otaJob: undefined });
+    expect(f.node(id)?.lastVerdict).toMatchObject({ ota_job_id: 'job-1', status: 'failed' });
+
+    // The server comes back: the node reconnects, says it again, and only then asks.
+    withhold = false;
+    const before = broker.messagesOf(id).length;
+    expect(f.flapNode(id)).toBe(true);
+    await f.waitUntil(() => f.node(id)?.session === 2 && !f.node(id)?.verdictPending, 5_000);
+    await f.waitUntil(
+      () =>
+        broker
+          .messagesOf(id)
+          .slice(before)
+          .some((m) => m.suffix === 'otafetch'),
+      2_000,
+    );
+    const after = broker.messagesOf(id).slice(before);
+    const verdict = after.findIndex((m) => m.suffix === 'otastatus');
+    const ask = after.findIndex((m) => m.suffix === 'otafetch');
+    expect(OtaStatusPayloadSchema.parse(JSON.parse(after[verdict]?.payload ?? ''))).toMatchObject({
+      ota_job_id: 'job-1',
+      status: 'failed',
+    });
+    expect(verdict).toBeLessThan(ask);
+    expect(f.stats().otaFailed).toBe(1);
+  });
+
+  it('loses a download to a power cycle, says nothing of it, and asks again after booting', async () => {
+    const { f, node, id } = await onlineFleet({
+      ota: { downloadBytesPerSecond: 64 * 1024, rebootDelayMs: [10, 20], retryDelayMs: 10 },
+    });
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil(
+      () => otaStatuses(id).includes('in-progress: Downloaded 25% Firmware Image'),
+      5_000,
+    );
+    expect(f.node(id)?.otaJob).toBe('job-1');
+    const fetches = broker.messagesOf(id).filter((m) => m.suffix === 'otafetch').length;
+    expect(f.powerCycle(id)).toBe(true);
+    await f.waitUntil(() => f.node(id)?.status === 'online' && f.node(id)?.session === 2, 5_000);
+    await f.waitUntil(
+      () => broker.messagesOf(id).filter((m) => m.suffix === 'otafetch').length > fetches,
+      2_000,
+    );
+    // The 2 s download would have finished by now: it was dropped with the power.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(f.node(id)).toMatchObject({ otaJob: undefined, fwVersion: node.fw_version });
+    expect(otaStatuses(id).filter((line) => !line.startsWith('in-progress'))).toEqual([]);
+  });
+
+  it("downloads no faster than the node's link speed", async () => {
+    const { f, node, id } = await onlineFleet({ ota: { downloadBytesPerSecond: 128 * 1024 } });
+    const started = Date.now();
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil(
+      () => otaStatuses(id).includes('in-progress: Downloaded 100% Firmware Image'),
+      5_000,
+    );
+    // 128 KiB at 128 KiB/s: about a second (the last chunk is due at the end).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('resumes a download a short partition cut, with Range', async () => {
+    const { f, node, id } = await onlineFleet({
+      ota: { downloadBytesPerSecond: 64 * 1024, retryDelayMs: 100, downloadAttempts: 5 },
+    });
+    const offer = offerFor(node);
+    broker.deliver(`node/${id}/otaurl`, offer);
+    await f.waitUntil(
+      () => otaStatuses(id).includes('in-progress: Downloaded 25% Firmware Image'),
+      5_000,
+    );
+    expect(f.partition([id], 150)).toBe(1);
+    await f.waitUntil((stats) => stats.otaSucceeded === 1, 10_000);
+    const path = new URL(offer.url).pathname;
+    const ranges = images.requests.filter((r) => r.path === path).map((r) => r.range);
+    expect(ranges[0]).toBeUndefined();
+    expect(ranges.slice(1).some((range) => /^bytes=[1-9]\d*-$/.test(range ?? ''))).toBe(true);
+    // (Its "Resuming" report went out while the node was offline: lost, as on firmware.)
+    expect(f.node(id)).toMatchObject({ fwVersion: '9.0.0', verdictPending: false });
+    // The connection dropped with the network, and the node came back (then rebooted).
+    expect(f.node(id)?.session).toBeGreaterThanOrEqual(3);
+  }, 15_000);
+
+  it('fails a download a long partition outlasts, and reports it once the network is back', async () => {
+    const { f, node, id } = await onlineFleet({
+      ota: { downloadBytesPerSecond: 64 * 1024, retryDelayMs: 50, downloadAttempts: 3 },
+      connectRatePerSecond: 100_000,
+    });
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil(
+      () => otaStatuses(id).includes('in-progress: Downloaded 25% Firmware Image'),
+      5_000,
+    );
+    f.partition([id], 1_500);
+    await f.waitUntil((stats) => stats.otaFailed === 1, 5_000);
+    // Decided while cut off: kept, not lost.
+    expect(f.node(id)?.verdictPending).toBe(true);
+    expect(f.node(id)?.status).not.toBe('online');
+    await f.waitUntil(() => f.node(id)?.verdictPending === false, 10_000);
+    expect(otaStatuses(id).at(-1)).toMatch(
+      /^failed: Download failed: fetch failed \(ENETUNREACH\)$/,
+    );
+    expect(f.node(id)).toMatchObject({ fwVersion: node.fw_version, status: 'online' });
+  });
+
+  it('sends status reports twice, the copy after later ones, with a duplicate share of 1', async () => {
+    const { f, node, id } = await onlineFleet({
+      ota: {
+        duplicateShare: 1,
+        duplicateDelayMs: [1_500, 1_600],
+        downloadBytesPerSecond: 64 * 1024,
+        rebootDelayMs: [10, 20],
+      },
+    });
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil(
+      () => otaStatuses(id).filter((line) => line.startsWith('success')).length === 2,
+      8_000,
+    );
+    const statuses = otaStatuses(id);
+    const starting = `in-progress: ${OTA_MESSAGES.starting}`;
+    expect(statuses.filter((line) => line === starting)).toHaveLength(2);
+    // The copy of the first report comes after later ones (the first 64 KiB chunk is due at 1 s).
+    expect(statuses.lastIndexOf(starting)).toBeGreaterThan(
+      statuses.indexOf('in-progress: Downloaded 25% Firmware Image'),
+    );
+    expect(f.stats().otaSucceeded).toBe(1);
+  }, 10_000);
+
   it('uses a given public key without asking the server', async () => {
     server.signingKeyPem = undefined;
     const { f, node, id } = await onlineFleet({

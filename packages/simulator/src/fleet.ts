@@ -165,9 +165,15 @@ export interface SimulatedNodeView {
   claimCandidate: boolean;
   claimedBy: string | undefined;
   params: ParamsDocument | undefined;
+  type: string;
+  model: string;
   fwVersion: string;
   /** The OTA job the node is updating to (or rebooting into), if any. */
   otaJob: string | undefined;
+  /** The last final OTA status the node reported (success, failed or rejected), if any. */
+  lastVerdict: OtaStatusPayload | undefined;
+  /** Whether that verdict still waits for the broker's acknowledgement (kept and sent again). */
+  verdictPending: boolean;
 }
 
 /** A fleet cannot start; the message is one line meant for the operator. */
@@ -206,6 +212,15 @@ interface SimNode {
   claimAttempts: number;
   /** Allocated only when an OTA offer is taken up; kept across the reboot (firmware's NVS). */
   ota: OtaSlot | undefined;
+  /** The last final OTA status reported; kept (NVS) and sent again until acknowledged. */
+  verdict: OtaStatusPayload | undefined;
+  verdictPending: boolean;
+  /** The delivery of the pending verdict under way: true once acknowledged. */
+  verdictDelivery: Promise<boolean> | undefined;
+  /** The node's network is cut until then (epoch ms); 0 when it never was. */
+  unreachableUntil: number;
+  /** The node was power-cycled: it is away for the reboot delay. */
+  powerCycled: boolean;
 }
 
 interface EndUser {
@@ -224,6 +239,8 @@ const PUBACK_TIMEOUT_MS = 30_000;
 const RUNTIME_STREAM = 0xf1ee7;
 const OTA_REBOOT_DELAY_MS = [2_000, 5_000] as const;
 const PARAMS_STREAM = 0x9a7a;
+/** A duplicated OTA status report follows the first this much later, [min, max] ms. */
+const DUPLICATE_DELAY_MS = [0, 3_000] as const;
 
 /**
  * A simulated fleet: registers (or reuses) nodes, keeps each connected with its own MQTT client,
@@ -364,8 +381,12 @@ export class Fleet {
       claimCandidate: node.claimCandidate,
       claimedBy: node.record.claimed_by,
       params: node.params,
+      type: node.record.type,
+      model: node.record.model,
       fwVersion: node.record.fw_version,
       otaJob: node.ota?.jobId,
+      lastVerdict: node.verdict,
+      verdictPending: node.verdictPending,
     };
   }
 
@@ -376,6 +397,43 @@ export class Fleet {
     node.dropping = true;
     this.counters.flaps++;
     node.link.drop();
+    return true;
+  }
+
+  /**
+   * Cuts the network of these nodes for `durationMs` (a Wi-Fi outage, a partition): their
+   * connections drop, reconnects fail and image downloads are cut until it is over. Returns how
+   * many nodes it reached.
+   */
+  partition(nodeIds: readonly string[], durationMs: number): number {
+    const until = Date.now() + durationMs;
+    let cut = 0;
+    for (const nodeId of nodeIds) {
+      const node = this.byId.get(nodeId);
+      if (!node || node.status === 'stopped') continue;
+      cut += 1;
+      node.unreachableUntil = Math.max(node.unreachableUntil, until);
+      this.otaAgent?.networkDown(nodeId);
+      // The broker would notice at the keep-alive; the socket is dropped here at once.
+      if (node.status === 'online') node.link?.drop();
+    }
+    return cut;
+  }
+
+  /**
+   * Power-cycles one node: a download under way is lost (the node asks for the update again after
+   * it boots), the connection drops without DISCONNECT, and the node boots after the reboot
+   * delay. An image already flashed boots. False when the node does not exist or is stopped.
+   */
+  powerCycle(nodeId: string): boolean {
+    const node = this.byId.get(nodeId);
+    if (!node || node.status === 'stopped') return false;
+    this.otaAgent?.powerOff(nodeId);
+    if (node.status === 'online' && node.link) {
+      node.dropping = true;
+      node.powerCycled = true;
+      node.link.drop();
+    }
     return true;
   }
 
@@ -458,6 +516,11 @@ export class Fleet {
         claiming: false,
         claimAttempts: 0,
         ota: undefined,
+        verdict: undefined,
+        verdictPending: false,
+        verdictDelivery: undefined,
+        unreachableUntil: 0,
+        powerCycled: false,
       };
       this.byId.set(record.node_id, node);
       return node;
@@ -728,6 +791,12 @@ export class Fleet {
     const session = record.session;
     this.setStatus(node, 'connecting');
     this.inFlight++;
+    if (now < node.unreachableUntil) {
+      setImmediate(() =>
+        this.onClosed(node, session, { kind: 'failed', message: 'network unreachable' }),
+      );
+      return;
+    }
     const willPayload = JSON.stringify(connectionPayload(false, session, now));
     try {
       node.link = this.options.linkFactory(
@@ -798,13 +867,14 @@ export class Fleet {
       return;
     }
     const wasDropped = node.dropping;
+    const rebooting = node.ota?.phase === 'rebooting' || node.powerCycled;
     node.dropping = false;
+    node.powerCycled = false;
     let delay: number;
     if (wasDropped) {
-      const [min, max] =
-        node.ota?.phase === 'rebooting'
-          ? (this.options.ota?.rebootDelayMs ?? OTA_REBOOT_DELAY_MS)
-          : this.options.flapDowntimeMs;
+      const [min, max] = rebooting
+        ? (this.options.ota?.rebootDelayMs ?? OTA_REBOOT_DELAY_MS)
+        : this.options.flapDowntimeMs;
       delay = this.rng.float(min, max);
     } else {
       node.attempts++;
@@ -985,18 +1055,41 @@ export class Fleet {
 
   // ---------------------------------------------------------------- OTA
 
-  /** Once subscribed after a connect: report a finished update, then ask for one (as at boot). */
+  /**
+   * Once subscribed after a connect: report a finished update (or send again a verdict the broker
+   * never acknowledged), then ask for one (as at boot). The question waits for the verdict's
+   * acknowledgement, so the cloud never answers it from a state the verdict is about to change.
+   */
   private otaAfterBoot(node: SimNode): void {
     const agent = this.otaAgent;
     if (!agent) return;
     if (node.ota) agent.booted(this.otaDevice(node));
+    else if (node.verdictPending) void this.deliverVerdict(node);
+    const session = node.record.session;
     const share = this.options.ota?.fetchShare ?? 1;
-    if (!node.ota && stableRoll(node.record.node_id, 'otafetch') < share) {
+    void (node.verdictPending ? node.verdictDelivery : Promise.resolve(true))?.then((sent) => {
+      if (!sent || !this.isCurrent(node, session) || node.status !== 'online' || node.ota) return;
+      if (stableRoll(node.record.node_id, 'otafetch') >= share) return;
       this.publish(node, 'otafetch', {
         node_id: node.record.node_id,
         fw_version: node.record.fw_version,
       });
-    }
+    });
+  }
+
+  /** Publishes the kept verdict; true (and no longer kept) once the broker acknowledged it. */
+  private deliverVerdict(node: SimNode): Promise<boolean> {
+    const verdict = node.verdict;
+    if (!verdict) return Promise.resolve(true);
+    const delivery = this.publishAck(node, 'otastatus', verdict).then(
+      () => {
+        if (node.verdict === verdict) node.verdictPending = false;
+        return true;
+      },
+      () => false,
+    );
+    node.verdictDelivery = delivery;
+    return delivery;
   }
 
   /** The agent's view of a node; made per message, so idle nodes carry nothing. */
@@ -1018,15 +1111,35 @@ export class Fleet {
       },
       report: (status) => this.reportOta(node, status),
       reboot: (fwVersion) => this.rebootNode(node, fwVersion),
+      reachable: () => Date.now() >= node.unreachableUntil,
     };
   }
 
-  /** Publishes one `otastatus`; settles on PUBACK or failure (never rejects). */
+  /**
+   * Publishes one `otastatus`; settles on PUBACK or failure (never rejects). A final status is
+   * kept until acknowledged and sent again after the next connect (firmware keeps it in NVS).
+   * With `ota.duplicateShare`, some reports go out a second time a little later.
+   */
   private reportOta(node: SimNode, status: OtaStatusPayload): Promise<void> {
+    const duplicateShare = this.options.ota?.duplicateShare ?? 0;
+    if (duplicateShare > 0 && this.rng.chance(duplicateShare)) {
+      const session = node.record.session;
+      setTimeout(
+        () => {
+          if (this.isCurrent(node, session) && node.status === 'online')
+            this.publish(node, 'otastatus', status);
+        },
+        this.rng.float(...(this.options.ota?.duplicateDelayMs ?? DUPLICATE_DELAY_MS)),
+      ).unref();
+    }
+    if (status.status === 'in-progress' || status.status === 'delayed')
+      return this.publishAck(node, 'otastatus', status).catch(() => undefined);
     if (status.status === 'success') this.counters.otaSucceeded++;
     else if (status.status === 'failed') this.counters.otaFailed++;
-    else if (status.status === 'rejected') this.counters.otaRejected++;
-    return this.publishAck(node, 'otastatus', status).catch(() => undefined);
+    else this.counters.otaRejected++;
+    node.verdict = status;
+    node.verdictPending = true;
+    return this.deliverVerdict(node).then(() => undefined);
   }
 
   /** The new image is in flash: restart without DISCONNECT (the will fires) and boot it. */

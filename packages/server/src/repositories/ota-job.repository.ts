@@ -11,6 +11,13 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const OPEN_EXECUTION_STATUSES = ['started', 'triggered', 'in-progress', 'delayed'] as const;
 /** Execution statuses that may (still) be offered the image. */
 export const OFFERABLE_STATUSES = ['started', 'triggered', 'delayed'] as const;
+/**
+ * What a node that asks (`otafetch`) is offered again: also an update it started and never
+ * finished. Firmware asks only at boot, so an `in-progress` execution of a node that asks was cut
+ * off (a power cycle mid-download); a node still busy ignores the offer.
+ */
+export const REFETCHABLE_STATUSES = [...OFFERABLE_STATUSES, 'in-progress'] as const;
+type OfferableStatus = (typeof REFETCHABLE_STATUSES)[number];
 
 /** Inserts the job and one execution per target node, set-based; returns the target count. */
 export async function insertJobWithExecutions(
@@ -437,12 +444,19 @@ export async function hasActiveJob(db: Db): Promise<boolean> {
   return row !== undefined;
 }
 
-/** The newest active job that still has something to offer this node, with its image. */
-export function pendingOfferForNode(db: Db, nodeId: string) {
+/**
+ * The newest active job that still has something to offer this node, with its image: one of
+ * whose executions is in `statuses` (OFFERABLE_STATUSES, or REFETCHABLE_STATUSES when it asks).
+ */
+export function pendingOfferForNode(
+  db: Db,
+  nodeId: string,
+  statuses: readonly OfferableStatus[] = OFFERABLE_STATUSES,
+) {
   return offerSource(db)
     .innerJoin('ota_executions', 'ota_executions.ota_job_id', 'ota_jobs.ota_job_id')
     .where('ota_executions.node_id', '=', nodeId)
-    .where('ota_executions.status', 'in', [...OFFERABLE_STATUSES])
+    .where('ota_executions.status', 'in', [...statuses])
     .where('ota_jobs.status', '=', 'active')
     .orderBy('ota_jobs.triggered_timestamp', 'desc')
     .limit(1)
@@ -470,12 +484,16 @@ export async function onlineUnofferedNodes(
   return rows.map((row) => row.node_id);
 }
 
-/** Records offers: `started` executions become `triggered`; every offer is counted. */
+/**
+ * Records offers: `started` executions become `triggered`; every offer of an execution in
+ * `statuses` is counted.
+ */
 export async function markOffered(
   trx: Transaction<Database>,
   otaJobId: string,
   nodeIds: string[],
   now: number,
+  statuses: readonly OfferableStatus[] = OFFERABLE_STATUSES,
 ): Promise<void> {
   for (let i = 0; i < nodeIds.length; i += 500) {
     const chunk = nodeIds.slice(i, i + 500);
@@ -489,7 +507,7 @@ export async function markOffered(
       }))
       .where('ota_job_id', '=', otaJobId)
       .where('node_id', 'in', chunk)
-      .where('status', 'in', [...OFFERABLE_STATUSES])
+      .where('status', 'in', [...statuses])
       .execute();
     await insertHistory(
       trx,

@@ -53,7 +53,7 @@ export async function downloadImage(options: ImageDownloadOptions): Promise<Down
   for (let attempt = 1; ; attempt++) {
     signal.throwIfAborted();
     if (attempt > 1) {
-      await sleep(options.retryDelayMs * (attempt - 1), signal);
+      await abortableSleep(options.retryDelayMs * (attempt - 1), signal);
       options.onResume?.(received, attempt);
     }
     const last = attempt >= options.maxAttempts;
@@ -144,7 +144,8 @@ function describe(error: unknown): string {
   return error.message;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`; rejects with the abort reason as soon as `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason as Error);

@@ -7,7 +7,12 @@ import {
 } from '@fleetdeck/contract';
 import { deriveSeed, hashString, Rng } from '../prng.js';
 import { compareFirmwareVersions } from './firmware-version.js';
-import { DownloadError, downloadImage, type DownloadFetch } from './image-download.js';
+import {
+  abortableSleep,
+  DownloadError,
+  downloadImage,
+  type DownloadFetch,
+} from './image-download.js';
 import { ImageHasher, verifyImage } from './image-verifier.js';
 
 /**
@@ -37,6 +42,18 @@ export interface OtaOptions {
   retryDelayMs?: number;
   /** A download that sends no byte for this long is treated as cut, ms. Default 30 s. */
   idleTimeoutMs?: number;
+  /**
+   * Each node's download speed (an appliance's Wi-Fi), bytes per second; 0 is as fast as the
+   * network goes. Default 0.
+   */
+  downloadBytesPerSecond?: number;
+  /**
+   * Share (0–1) of status reports a node publishes a second time a little later (while it stays
+   * connected), as a QoS 1 redelivery would, so the cloud sees duplicates out of order. Default 0.
+   */
+  duplicateShare?: number;
+  /** How much later a duplicate follows its report, [min, max] ms. Default 0–3 s. */
+  duplicateDelayMs?: readonly [number, number];
   /** HTTP `fetch` for image downloads (tests inject one). Default: global fetch. */
   fetch?: DownloadFetch | undefined;
   /**
@@ -56,6 +73,7 @@ export interface OtaSettings {
   downloadAttempts: number;
   retryDelayMs: number;
   idleTimeoutMs: number;
+  downloadBytesPerSecond: number;
   fetch: DownloadFetch;
 }
 
@@ -70,6 +88,7 @@ export function otaSettings(options: OtaOptions, publicKey: KeyObject, seed: num
     downloadAttempts: options.downloadAttempts ?? 5,
     retryDelayMs: options.retryDelayMs ?? 1_000,
     idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+    downloadBytesPerSecond: options.downloadBytesPerSecond ?? 0,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
   };
 }
@@ -99,6 +118,16 @@ export interface OtaDevice {
   report(status: OtaStatusPayload): Promise<void> | void;
   /** Reboots into `fwVersion`; the node calls `OtaAgent.booted` once it is connected again. */
   reboot(fwVersion: string): void;
+  /** Whether the node's network is up (downloads fail while it is not). Default: always. */
+  reachable?(): boolean;
+}
+
+/** The controls of one node's update under way. */
+interface RunningUpdate {
+  /** Cuts the request in flight (the network went down); replaced after each cut. */
+  cut: AbortController;
+  /** Ends the update without a word (the node lost power). */
+  off: AbortController;
 }
 
 /** What became of an `otaurl` message. */
@@ -130,6 +159,8 @@ export const OTA_MESSAGES = {
 /** Runs the OTA side of every node of a fleet. */
 export class OtaAgent {
   private readonly tasks = new Set<Promise<void>>();
+  /** The updates under way, by node id. */
+  private readonly updates = new Map<string, RunningUpdate>();
   private readonly waiting: Array<() => void> = [];
   private downloads = 0;
   private stopped = false;
@@ -201,6 +232,26 @@ export class OtaAgent {
     }
   }
 
+  /**
+   * The node's network went down: its download request in flight is cut (the download resumes,
+   * or fails once its attempts are spent, while `reachable()` says no).
+   */
+  networkDown(nodeId: string): void {
+    const update = this.updates.get(nodeId);
+    if (!update) return;
+    update.cut.abort(new Error('network unreachable'));
+    update.cut = new AbortController();
+  }
+
+  /**
+   * The node lost power: a download under way is lost with what it received, and nothing is
+   * reported for it (the node asks for the update again after it boots). An image already
+   * flashed (rebooting) still boots.
+   */
+  powerOff(nodeId: string): void {
+    this.updates.get(nodeId)?.off.abort(new Error('power lost'));
+  }
+
   /** Updates under way (downloading or verifying). */
   get running(): number {
     return this.tasks.size;
@@ -220,7 +271,39 @@ export class OtaAgent {
   }
 
   private async update(device: OtaDevice, offer: OtaUrlPayload, slot: OtaSlot): Promise<void> {
-    const signal = this.halt.signal;
+    const controls: RunningUpdate = { cut: new AbortController(), off: new AbortController() };
+    this.updates.set(device.nodeId, controls);
+    try {
+      await this.runUpdate(device, offer, slot, controls);
+    } finally {
+      if (this.updates.get(device.nodeId) === controls) this.updates.delete(device.nodeId);
+    }
+  }
+
+  /** The fetch of one node's download: through its network, at its speed. */
+  private nodeFetch(device: OtaDevice, controls: RunningUpdate): DownloadFetch {
+    const rate = this.settings.downloadBytesPerSecond;
+    return async (input, init) => {
+      if (device.reachable?.() === false) {
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('network unreachable'), { code: 'ENETUNREACH' }),
+        });
+      }
+      const signal = init.signal
+        ? AbortSignal.any([init.signal, controls.cut.signal])
+        : controls.cut.signal;
+      const response = await this.settings.fetch(input, { ...init, signal });
+      return rate > 0 ? throttled(response, rate, signal) : response;
+    };
+  }
+
+  private async runUpdate(
+    device: OtaDevice,
+    offer: OtaUrlPayload,
+    slot: OtaSlot,
+    controls: RunningUpdate,
+  ): Promise<void> {
+    const signal = AbortSignal.any([this.halt.signal, controls.off.signal]);
     const jobId = offer.ota_job_id;
     const fail = (reason: string) => {
       device.slot = undefined;
@@ -236,7 +319,7 @@ export class OtaAgent {
       result = await downloadImage({
         url: offer.url,
         expectedSize: offer.file_size,
-        fetch: this.settings.fetch,
+        fetch: this.nodeFetch(device, controls),
         signal,
         maxAttempts: downloadAttempts,
         retryDelayMs: this.settings.retryDelayMs,
@@ -261,7 +344,7 @@ export class OtaAgent {
       });
     } catch (error) {
       if (error instanceof DownloadError) fail(error.message);
-      // Otherwise the fleet is stopping: the node is switched off mid-download and says nothing.
+      // Otherwise the node (or the fleet) is switched off mid-download and says nothing.
       else if (device.slot === slot) device.slot = undefined;
       return;
     } finally {
@@ -346,6 +429,39 @@ async function reportAcked(
     status,
     additional_info: additionalInfo,
     ts: Math.floor(Date.now() / 1000),
+  });
+}
+
+/**
+ * The response with its body passed on no faster than `bytesPerSecond`: each chunk waits until
+ * the bytes so far are due. Aborting `signal` cuts the body, as a dropped connection would.
+ */
+function throttled(response: Response, bytesPerSecond: number, signal: AbortSignal): Response {
+  const source = response.body;
+  if (!source) return response;
+  const reader: ReadableStreamDefaultReader<Uint8Array> = source.getReader();
+  const started = Date.now();
+  let passed = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      passed += value.length;
+      const wait = started + (passed * 1000) / bytesPerSecond - Date.now();
+      if (wait > 0) await abortableSleep(wait, signal);
+      controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
   });
 }
 

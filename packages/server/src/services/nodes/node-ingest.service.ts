@@ -298,15 +298,19 @@ export class NodeIngestService implements NodeGatewayPort {
     this.paramsWatcher = watcher;
   }
 
-  /** Hands `otafetch` requests to the rollout engine (they need an answer, not a write). */
+  /**
+   * Hands `otafetch` requests to the rollout engine (they need an answer, not a write), once
+   * what the node sent before them is committed: a verdict on its last update (`otastatus`)
+   * published just before the question must settle the execution before the answer is chosen,
+   * or a node whose update just failed would be offered it again.
+   */
   onOtaFetch(listener: (nodeId: string, payload: OtaFetchPayload) => void): void {
     this.otaFetchListener = listener;
   }
 
   nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void {
     this.entry(nodeId, at);
-    this.schedule();
-    this.otaFetchListener?.(nodeId, fetch);
+    void this.whenDurable().then(() => this.otaFetchListener?.(nodeId, fetch));
   }
 
   nodeOtaStatus(nodeId: string, status: OtaStatusPayload, at: number): void {

@@ -7,9 +7,11 @@ import {
   findJob,
   hasActiveJob,
   markOffered,
+  OFFERABLE_STATUSES,
   offerForJob,
   onlineUnofferedNodes,
   pendingOfferForNode,
+  REFETCHABLE_STATUSES,
 } from '../../repositories/ota-job.repository.js';
 import type { ImageService } from '../firmware/image.service.js';
 import type { NodeEvents } from '../nodes/node-events.js';
@@ -18,6 +20,7 @@ import type { JobLifecycleListener } from './ota-job.service.js';
 /** Offers are published and recorded this many nodes at a time. */
 const DISPATCH_BATCH = 500;
 
+type OfferStatus = (typeof REFETCHABLE_STATUSES)[number];
 type PendingOffer = NonNullable<Awaited<ReturnType<typeof pendingOfferForNode>>>;
 
 /**
@@ -97,18 +100,21 @@ export class RolloutEngine implements JobLifecycleListener {
   /** The node asked for an update (`otafetch`). */
   otaFetch(nodeId: string, payload: OtaFetchPayload): void {
     this.logger.debug({ nodeId, fwVersion: payload.fw_version }, 'otafetch');
-    this.offerPending(nodeId);
+    this.offerPending(nodeId, REFETCHABLE_STATUSES);
   }
 
-  /** Offers the node its newest pending job, if any. Never throws. */
-  offerPending(nodeId: string): void {
+  /**
+   * Offers the node its newest pending job, if any: one whose execution is in `statuses` (a node
+   * that asks is offered an update it was cut off in, too). Never throws.
+   */
+  offerPending(nodeId: string, statuses: readonly OfferStatus[] = OFFERABLE_STATUSES): void {
     if (!this.gateway || this.stopped) return;
     void (async () => {
-      const offer = await pendingOfferForNode(this.db, nodeId);
+      const offer = await pendingOfferForNode(this.db, nodeId, statuses);
       if (!offer || this.cancelled.has(offer.ota_job_id)) return;
       await this.db
         .transaction()
-        .execute((trx) => markOffered(trx, offer.ota_job_id, [nodeId], nowSeconds()));
+        .execute((trx) => markOffered(trx, offer.ota_job_id, [nodeId], nowSeconds(), statuses));
       await this.publish(nodeId, this.payloadOf(offer));
       this.emit(offer.ota_job_id, 'active');
     })().catch((error: unknown) => this.logger.error({ err: error, nodeId }, 'OTA offer failed'));
