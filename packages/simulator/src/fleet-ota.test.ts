@@ -219,6 +219,33 @@ describe('OTA in a simulated fleet', () => {
     expect(f.stats().otaFailed).toBe(1);
   });
 
+  it('sends every unacknowledged verdict again in the order it was reported', async () => {
+    const { f, node, id } = await onlineFleet({ flapDowntimeMs: [10, 20] });
+    let withhold = true;
+    broker.withholdAck = (message) => withhold && message.topic.endsWith('/otastatus');
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil((stats) => stats.otaSucceeded === 1, 5_000);
+    // The same job offered again (the cloud never heard of the success): "Same version received".
+    broker.deliver(`node/${id}/otaurl`, offerFor(node));
+    await f.waitUntil((stats) => stats.otaRejected === 1, 2_000);
+    expect(f.node(id)).toMatchObject({ verdictPending: true, lastVerdict: { status: 'rejected' } });
+
+    withhold = false;
+    const before = broker.messagesOf(id).length;
+    const session = f.node(id)?.session ?? 0;
+    f.flapNode(id);
+    await f.waitUntil(
+      () => f.node(id)?.session === session + 1 && !f.node(id)?.verdictPending,
+      5_000,
+    );
+    const resent = broker
+      .messagesOf(id)
+      .slice(before)
+      .filter((m) => m.suffix === 'otastatus')
+      .map((m) => OtaStatusPayloadSchema.parse(JSON.parse(m.payload)).status);
+    expect(resent).toEqual(['success', 'rejected']);
+  });
+
   it('loses a download to a power cycle, says nothing of it, and asks again after booting', async () => {
     const { f, node, id } = await onlineFleet({
       ota: { downloadBytesPerSecond: 64 * 1024, rebootDelayMs: [10, 20], retryDelayMs: 10 },

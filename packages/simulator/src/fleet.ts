@@ -172,7 +172,7 @@ export interface SimulatedNodeView {
   otaJob: string | undefined;
   /** The last final OTA status the node reported (success, failed or rejected), if any. */
   lastVerdict: OtaStatusPayload | undefined;
-  /** Whether that verdict still waits for the broker's acknowledgement (kept and sent again). */
+  /** Whether a verdict still waits for the broker's acknowledgement (kept and sent again). */
   verdictPending: boolean;
 }
 
@@ -214,8 +214,9 @@ interface SimNode {
   ota: OtaSlot | undefined;
   /** The last final OTA status reported; kept (NVS) and sent again until acknowledged. */
   verdict: OtaStatusPayload | undefined;
-  verdictPending: boolean;
-  /** The delivery of the pending verdict under way: true once acknowledged. */
+  /** Final statuses not yet acknowledged, oldest first (kept in NVS, sent again in order). */
+  unsentVerdicts: OtaStatusPayload[];
+  /** The sends of this connection's verdicts: true once all are acknowledged. */
   verdictDelivery: Promise<boolean> | undefined;
   /** The node's network is cut until then (epoch ms); 0 when it never was. */
   unreachableUntil: number;
@@ -386,7 +387,7 @@ export class Fleet {
       fwVersion: node.record.fw_version,
       otaJob: node.ota?.jobId,
       lastVerdict: node.verdict,
-      verdictPending: node.verdictPending,
+      verdictPending: node.unsentVerdicts.length > 0,
     };
   }
 
@@ -517,7 +518,7 @@ export class Fleet {
         claimAttempts: 0,
         ota: undefined,
         verdict: undefined,
-        verdictPending: false,
+        unsentVerdicts: [],
         verdictDelivery: undefined,
         unreachableUntil: 0,
         powerCycled: false,
@@ -1056,18 +1057,19 @@ export class Fleet {
   // ---------------------------------------------------------------- OTA
 
   /**
-   * Once subscribed after a connect: report a finished update (or send again a verdict the broker
-   * never acknowledged), then ask for one (as at boot). The question waits for the verdict's
-   * acknowledgement, so the cloud never answers it from a state the verdict is about to change.
+   * Once subscribed after a connect: send again the verdicts the broker never acknowledged (in
+   * order), report a finished update, then ask for one (as at boot). The question waits for the
+   * verdicts' acknowledgement, so the cloud never answers it from a state they are about to change.
    */
   private otaAfterBoot(node: SimNode): void {
     const agent = this.otaAgent;
     if (!agent) return;
+    node.verdictDelivery = undefined;
+    for (const verdict of [...node.unsentVerdicts]) this.sendVerdict(node, verdict);
     if (node.ota) agent.booted(this.otaDevice(node));
-    else if (node.verdictPending) void this.deliverVerdict(node);
     const session = node.record.session;
     const share = this.options.ota?.fetchShare ?? 1;
-    void (node.verdictPending ? node.verdictDelivery : Promise.resolve(true))?.then((sent) => {
+    void (node.verdictDelivery ?? Promise.resolve(true)).then((sent) => {
       if (!sent || !this.isCurrent(node, session) || node.status !== 'online' || node.ota) return;
       if (stableRoll(node.record.node_id, 'otafetch') >= share) return;
       this.publish(node, 'otafetch', {
@@ -1077,19 +1079,18 @@ export class Fleet {
     });
   }
 
-  /** Publishes the kept verdict; true (and no longer kept) once the broker acknowledged it. */
-  private deliverVerdict(node: SimNode): Promise<boolean> {
-    const verdict = node.verdict;
-    if (!verdict) return Promise.resolve(true);
-    const delivery = this.publishAck(node, 'otastatus', verdict).then(
+  /** Publishes a kept verdict; it is no longer kept once the broker acknowledged it. */
+  private sendVerdict(node: SimNode, verdict: OtaStatusPayload): void {
+    const sent = this.publishAck(node, 'otastatus', verdict).then(
       () => {
-        if (node.verdict === verdict) node.verdictPending = false;
+        const at = node.unsentVerdicts.indexOf(verdict);
+        if (at >= 0) node.unsentVerdicts.splice(at, 1);
         return true;
       },
       () => false,
     );
-    node.verdictDelivery = delivery;
-    return delivery;
+    const earlier = node.verdictDelivery ?? Promise.resolve(true);
+    node.verdictDelivery = Promise.all([earlier, sent]).then(([a, b]) => a && b);
   }
 
   /** The agent's view of a node; made per message, so idle nodes carry nothing. */
@@ -1138,8 +1139,9 @@ export class Fleet {
     else if (status.status === 'failed') this.counters.otaFailed++;
     else this.counters.otaRejected++;
     node.verdict = status;
-    node.verdictPending = true;
-    return this.deliverVerdict(node).then(() => undefined);
+    node.unsentVerdicts.push(status);
+    this.sendVerdict(node, status);
+    return (node.verdictDelivery ?? Promise.resolve()).then(() => undefined);
   }
 
   /** The new image is in flash: restart without DISCONNECT (the will fires) and boot it. */
