@@ -28,7 +28,8 @@ import {
  *
  * Pass: every execution ends final; `success` exactly for the nodes that run the new image, and
  * every other verdict the one the node reported; no node outside the job changed; the job's
- * counts equal a recount of its executions; the registry shows each node's real firmware.
+ * counts equal a recount of its executions; the registry shows each node's real firmware; no node
+ * received more than 3 images' worth of bytes (resumed downloads do not start over).
  *
  * `OTA_FAULTS_NODES` (default 500) and `OTA_FAULTS_SEEDS` (default 1–10, comma-separated) set
  * the size.
@@ -279,12 +280,28 @@ describe('QUALITY R3: an OTA rollout under faults', () => {
         }
         if (node.model !== MODEL && status !== 'rejected')
           wrong.push(`${target.nodeId}: ${status} for another model`);
+        if (node.imageBytesReceived > 3 * IMAGE_BYTES)
+          wrong.push(`${target.nodeId}: received ${node.imageBytesReceived} bytes of images`);
+        if (updated && node.imageBytesReceived < IMAGE_BYTES)
+          wrong.push(`${target.nodeId}: updated after receiving ${node.imageBytesReceived} bytes`);
       }
       for (const [nodeId, node] of after) {
         if (node.type !== TYPE && node.fwVersion !== before.get(nodeId)?.fwVersion)
           wrong.push(`${nodeId}: not a target, but its firmware changed`);
       }
-      expect(wrong).toEqual([]);
+      const histories = await Promise.all(
+        wrong.slice(0, 5).map(async (line) => {
+          const nodeId = line.split(':')[0] ?? '';
+          const history = await api<JobStatusList>(
+            run,
+            token,
+            'GET',
+            `/v1/admin/otajob/status?ota_job_id=${jobId}&node_id=${nodeId}`,
+          );
+          return { node: after.get(nodeId), history: history.node_ota_status };
+        }),
+      );
+      expect(wrong, JSON.stringify(histories, null, 1)).toEqual([]);
 
       // The job's counts equal a recount of its executions.
       const recount = { success: 0, failed: 0, rejected: 0 };

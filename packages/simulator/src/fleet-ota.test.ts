@@ -279,6 +279,7 @@ describe('OTA in a simulated fleet', () => {
     );
     // 128 KiB at 128 KiB/s: about a second (the last chunk is due at the end).
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(f.node(id)?.imageBytesReceived).toBe(image.length);
   });
 
   it('resumes a download a short partition cut, with Range', async () => {

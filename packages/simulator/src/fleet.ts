@@ -174,6 +174,8 @@ export interface SimulatedNodeView {
   lastVerdict: OtaStatusPayload | undefined;
   /** Whether a verdict still waits for the broker's acknowledgement (kept and sent again). */
   verdictPending: boolean;
+  /** Bytes of firmware images the node has received in all (resumed and repeated downloads too). */
+  imageBytesReceived: number;
 }
 
 /** A fleet cannot start; the message is one line meant for the operator. */
@@ -222,6 +224,7 @@ interface SimNode {
   unreachableUntil: number;
   /** The node was power-cycled: it is away for the reboot delay. */
   powerCycled: boolean;
+  imageBytesReceived: number;
 }
 
 interface EndUser {
@@ -388,6 +391,7 @@ export class Fleet {
       otaJob: node.ota?.jobId,
       lastVerdict: node.verdict,
       verdictPending: node.unsentVerdicts.length > 0,
+      imageBytesReceived: node.imageBytesReceived,
     };
   }
 
@@ -522,6 +526,7 @@ export class Fleet {
         verdictDelivery: undefined,
         unreachableUntil: 0,
         powerCycled: false,
+        imageBytesReceived: 0,
       };
       this.byId.set(record.node_id, node);
       return node;
@@ -1113,6 +1118,7 @@ export class Fleet {
       report: (status) => this.reportOta(node, status),
       reboot: (fwVersion) => this.rebootNode(node, fwVersion),
       reachable: () => Date.now() >= node.unreachableUntil,
+      received: (bytes) => (node.imageBytesReceived += bytes),
     };
   }
 

@@ -56,8 +56,11 @@ class TestDevice implements OtaDevice {
     readonly model = MODEL,
     readonly nodeId = `NODE${index}`,
   ) {}
-  report(status: OtaStatusPayload): void {
+  /** When set, a report settles when this returns (the broker's PUBACK). */
+  acknowledgement: ((status: OtaStatusPayload) => Promise<void> | undefined) | undefined;
+  report(status: OtaStatusPayload): Promise<void> | undefined {
     this.reports.push(OtaStatusPayloadSchema.parse(status));
+    return this.acknowledgement?.(status);
   }
   reboot(fwVersion: string): void {
     this.reboots.push(fwVersion);
@@ -366,6 +369,30 @@ describe('an OTA update', () => {
     expect(device.reports).toHaveLength(1);
     expect(device.last).toMatchObject({ ota_job_id: 'j9', status: 'failed' });
     expect(device.last?.additional_info).toMatch(/^Aborted\. JSON Payload error \(ota_image_id: /);
+  });
+
+  it('is not fooled by a reconnect while it waits to reboot: it still runs the old image', async () => {
+    let acknowledge: () => void = () => undefined;
+    const a = agent();
+    const device = new TestDevice();
+    device.acknowledgement = (status) =>
+      status.additional_info === OTA_MESSAGES.rebooting
+        ? new Promise<void>((resolve) => (acknowledge = resolve))
+        : undefined;
+    a.offer(device, JSON.stringify(goodOffer()));
+    const deadline = Date.now() + 5_000;
+    while (device.last?.additional_info !== OTA_MESSAGES.rebooting && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // The connection drops and comes back before the PUBACK: no boot happened.
+    a.booted(device);
+    expect(device.last?.additional_info).toBe(OTA_MESSAGES.rebooting);
+    expect(device.slot).toMatchObject({ phase: 'updating' });
+    acknowledge();
+    await a.idle();
+    expect(device.reboots).toEqual([NEXT]);
+    a.booted(device);
+    expect(device.sequence.at(-1)).toBe(`success: ${OTA_MESSAGES.success}`);
+    expect(device.sequence.filter((line) => line.startsWith('rejected'))).toEqual([]);
   });
 
   it('reports a rollback when the node comes back on its old version', () => {

@@ -120,6 +120,8 @@ export interface OtaDevice {
   reboot(fwVersion: string): void;
   /** Whether the node's network is up (downloads fail while it is not). Default: always. */
   reachable?(): boolean;
+  /** Told the size of every chunk of image the node receives (for counting traffic). */
+  received?(bytes: number): void;
 }
 
 /** The controls of one node's update under way. */
@@ -325,6 +327,7 @@ export class OtaAgent {
         retryDelayMs: this.settings.retryDelayMs,
         idleTimeoutMs: this.settings.idleTimeoutMs,
         onData: (chunk) => {
+          device.received?.(chunk.length);
           hasher.update(chunk);
           const percent =
             offer.file_size === 0 ? 100 : Math.floor((hasher.size * 100) / offer.file_size);
@@ -364,8 +367,8 @@ export class OtaAgent {
       fail(injected);
       return;
     }
-    slot.phase = 'rebooting';
-    // Firmware restarts once the broker has the status (or soon after, if it never answers).
+    // Firmware restarts once the broker has the status (or soon after, if it never answers). Till
+    // then it runs the old image: a reconnect in the meantime is no boot (`booted` ignores it).
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       reportAcked(device, jobId, 'in-progress', OTA_MESSAGES.rebooting),
@@ -376,6 +379,7 @@ export class OtaAgent {
       device.slot = undefined;
       return;
     }
+    slot.phase = 'rebooting';
     device.reboot(offer.fw_version);
   }
 
