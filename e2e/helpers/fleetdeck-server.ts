@@ -142,3 +142,24 @@ export async function apiToken(
   const body = (await response.json()) as { accesstoken: string };
   return body.accesstoken;
 }
+
+/**
+ * Calls the API of the server at `baseUrl` with a raw token and a JSON body; resolves with the
+ * parsed answer, throws with the status and body unless it is 2xx.
+ */
+export async function apiJson<T>(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: token, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}

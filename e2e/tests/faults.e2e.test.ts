@@ -11,7 +11,7 @@ import {
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
-import { apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { apiJson, apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
 import { startSimulator, type RunningSimulator } from '../helpers/simulator.js';
 
@@ -37,16 +37,8 @@ let token: string;
 /** The type and code most simulated nodes report, with how many report it. */
 let target: { type: NodeType; code: string; count: number };
 
-const api = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { authorization: token, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-};
+const api = <T>(method: string, url: string, body?: unknown): Promise<T> =>
+  apiJson<T>(server.url, token, method, url, body);
 
 /** The most reported fault code over all types right now, if any. */
 async function mostReported(): Promise<typeof target | undefined> {

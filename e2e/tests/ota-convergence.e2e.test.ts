@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
+  apiJson,
   apiToken,
   freePort,
   startServer,
@@ -66,52 +67,49 @@ afterEach(async () => {
   if (run) fs.rmSync(run.dataDir, { recursive: true, force: true });
 });
 
-async function api<T>(run: Run, token: string, method: string, url: string, body?: unknown) {
-  const response = await fetch(`${run.server.url}${url}`, {
-    method,
-    headers: { authorization: token, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(run: Run, token: string, method: string, url: string, body?: unknown) =>
+  apiJson<T>(run.server.url, token, method, url, body);
 
-/** Every page of the job's node statuses, by cursor. */
-async function jobStatuses(run: Run, token: string, jobId: string): Promise<Map<string, string>> {
-  const statuses = new Map<string, string>();
+/** Every row of a paged list (`start_id` / `next_id`), 100 at a time. */
+async function allPages<Page extends { next_id?: string | undefined }, Row>(
+  run: Run,
+  token: string,
+  url: string,
+  rows: (page: Page) => Row[],
+): Promise<Row[]> {
+  const all: Row[] = [];
   let cursor: string | undefined;
   do {
-    const page = await api<JobStatusList>(
-      run,
-      token,
-      'GET',
-      `/v1/admin/otajob/status?ota_job_id=${jobId}&num_records=100${cursor ? `&start_id=${encodeURIComponent(cursor)}` : ''}`,
-    );
-    for (const row of page.node_ota_status) {
-      expect(statuses.has(row.node_id), `${row.node_id} listed twice`).toBe(false);
-      statuses.set(row.node_id, row.status);
-    }
+    const start = cursor ? `&start_id=${encodeURIComponent(cursor)}` : '';
+    const page = await api<Page>(run, token, 'GET', `${url}&num_records=100${start}`);
+    all.push(...rows(page));
     cursor = page.next_id;
   } while (cursor);
+  return all;
+}
+
+/** The job's node statuses, every page. */
+async function jobStatuses(run: Run, token: string, jobId: string): Promise<Map<string, string>> {
+  const rows = await allPages(
+    run,
+    token,
+    `/v1/admin/otajob/status?ota_job_id=${jobId}`,
+    (page: JobStatusList) => page.node_ota_status,
+  );
+  const statuses = new Map(rows.map((row) => [row.node_id, row.status as string]));
+  expect(statuses.size, 'a node listed twice').toBe(rows.length);
   return statuses;
 }
 
 /** Every node's firmware version as the registry has it. */
 async function registryVersions(run: Run, token: string): Promise<Map<string, string>> {
-  const versions = new Map<string, string>();
-  let cursor: string | undefined;
-  do {
-    const page = await api<AdminNodesList>(
-      run,
-      token,
-      'GET',
-      `/v1/admin/nodes?num_records=100${cursor ? `&start_id=${encodeURIComponent(cursor)}` : ''}`,
-    );
-    for (const node of page.node_info) versions.set(node.node_id, node.fw_version);
-    cursor = page.next_id;
-  } while (cursor);
-  return versions;
+  const rows = await allPages(
+    run,
+    token,
+    '/v1/admin/nodes?node_details=false',
+    (page: AdminNodesList) => page.node_info,
+  );
+  return new Map(rows.map((node) => [node.node_id, node.fw_version]));
 }
 
 /** Restarts the server on the same data directory and ports after `signal`. */

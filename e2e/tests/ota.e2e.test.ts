@@ -4,7 +4,7 @@ import { MESSAGES, type ImageList, type NodeInfo } from '@fleetdeck/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
-import { apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { apiJson, apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
 import { startSimulator, type RunningSimulator } from '../helpers/simulator.js';
 
@@ -18,16 +18,8 @@ let token: string;
 /** The (type, model) most simulated nodes share, and how many share it. */
 let target: { type: string; model: string; count: number; groupName: string };
 
-const api = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { authorization: token, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-};
+const api = <T>(method: string, url: string, body?: unknown): Promise<T> =>
+  apiJson<T>(server.url, token, method, url, body);
 
 beforeAll(async () => {
   server = await startServer();
