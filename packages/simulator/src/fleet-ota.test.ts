@@ -246,6 +246,26 @@ describe('OTA in a simulated fleet', () => {
     expect(resent).toEqual(['success', 'rejected']);
   });
 
+  it('keeps at most 8 unacknowledged verdicts, the newest', async () => {
+    const { f, node, id } = await onlineFleet({ flapDowntimeMs: [10, 20] });
+    let withhold = true;
+    broker.withholdAck = (message) => withhold && message.topic.endsWith('/otastatus');
+    // Ten offers of jobs it cannot take (another model): ten rejections, none acknowledged.
+    for (let i = 0; i < 10; i++)
+      broker.deliver(`node/${id}/otaurl`, { ...offerFor(node, `job-${i}`), model: 'other' });
+    await f.waitUntil((stats) => stats.otaRejected === 10, 2_000);
+    withhold = false;
+    const before = broker.messagesOf(id).length;
+    f.flapNode(id);
+    await f.waitUntil(() => f.node(id)?.session === 2 && !f.node(id)?.verdictPending, 5_000);
+    const resent = broker
+      .messagesOf(id)
+      .slice(before)
+      .filter((m) => m.suffix === 'otastatus')
+      .map((m) => OtaStatusPayloadSchema.parse(JSON.parse(m.payload)).ota_job_id);
+    expect(resent).toEqual([2, 3, 4, 5, 6, 7, 8, 9].map((i) => `job-${i}`));
+  });
+
   it('loses a download to a power cycle, says nothing of it, and asks again after booting', async () => {
     const { f, node, id } = await onlineFleet({
       ota: { downloadBytesPerSecond: 64 * 1024, rebootDelayMs: [10, 20], retryDelayMs: 10 },

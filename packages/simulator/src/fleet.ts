@@ -243,6 +243,8 @@ const PUBACK_TIMEOUT_MS = 30_000;
 const RUNTIME_STREAM = 0xf1ee7;
 const OTA_REBOOT_DELAY_MS = [2_000, 5_000] as const;
 const PARAMS_STREAM = 0x9a7a;
+/** Unacknowledged OTA verdicts a node keeps (NVS is small); the oldest goes first. */
+const MAX_KEPT_VERDICTS = 8;
 /** A duplicated OTA status report follows the first this much later, [min, max] ms. */
 const DUPLICATE_DELAY_MS = [0, 3_000] as const;
 
@@ -1146,6 +1148,7 @@ export class Fleet {
     else this.counters.otaRejected++;
     node.verdict = status;
     node.unsentVerdicts.push(status);
+    if (node.unsentVerdicts.length > MAX_KEPT_VERDICTS) node.unsentVerdicts.shift();
     this.sendVerdict(node, status);
     return (node.verdictDelivery ?? Promise.resolve()).then(() => undefined);
   }
