@@ -199,7 +199,9 @@ async function main(): Promise<void> {
     }
   } else {
     try {
-      broker = await startExternalGateway(config.mqttUrl, services.ingest, logger);
+      broker = await startExternalGateway(config.mqttUrl, services.ingest, logger, {
+        sessionExpirySeconds: config.mqttSessionExpirySeconds,
+      });
       running.broker = broker;
     } catch (error) {
       await app.close();

@@ -562,6 +562,38 @@ if (hasMosquitto) {
         expect(port.callsOf('params', NODE_A)).toEqual([]);
       });
 
+      it('with a kept session, is handed what nodes sent while it was away; without, it is not', async () => {
+        const verdict = JSON.stringify({ ota_job_id: 'J1', status: 'success', ts: 1 });
+        const away = async (sessionExpirySeconds: number) => {
+          const options = {
+            ...secondAccount,
+            sharedGroup: unique('fleetdeck-kept'),
+            reconnectPeriodMs: 200,
+            sessionExpirySeconds,
+          };
+          await (
+            await startExternalGateway(mosquitto.url, new RecordingNodePort(), logger, options)
+          ).close();
+          // Fleetdeck is down (a restart); the node reports its update and the broker acknowledges.
+          const client = await node(NODE_A, 1);
+          await client.publishAsync(`node/${NODE_A}/otastatus`, verdict, { qos: 1 });
+          const back = new RecordingNodePort();
+          const restarted = await startExternalGateway(mosquitto.url, back, logger, options);
+          return { back, restarted };
+        };
+        const kept = await away(60);
+        const status = await kept.back.waitFor('otastatus', NODE_A);
+        expect(status.status).toMatchObject({ ota_job_id: 'J1', status: 'success' });
+        // Ended with a session expiry of 0 by the next connection under the same account.
+        await kept.restarted.close();
+
+        const clean = await away(0);
+        await clean.back.waitFor('swept', '');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(clean.back.calls.filter((call) => call.kind === 'otastatus')).toEqual([]);
+        await clean.restarted.close();
+      });
+
       it('after a broker restart, shows a node that does not come back offline', async () => {
         // NODE_A reconnects and announces itself; NODE_B's device stays away.
         let session = 1;

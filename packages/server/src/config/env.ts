@@ -32,6 +32,12 @@ const EnvSchema = z.object({
       .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
       .optional(),
   ),
+  MQTT_SESSION_EXPIRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(0),
   FLEETDECK_ADMIN_EMAIL: optionalText,
   FLEETDECK_ADMIN_PASSWORD: optionalText,
   DEPLOYMENT_MODE: z.enum(DEPLOYMENT_MODES).default('standard'),
@@ -126,6 +132,13 @@ export interface AppConfig {
   secureCookies: boolean;
   mqttPort: number;
   mqttUrl: string | undefined;
+  /**
+   * How long an external broker keeps Fleetdeck's session (subscriptions and queued messages)
+   * while Fleetdeck is away, when it has a stable client id (a user name); 0 (the default) starts
+   * clean every time. For one instance: with several, a stopped instance's kept session would
+   * take its share of the shared subscription's messages until it returns.
+   */
+  mqttSessionExpirySeconds: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   deploymentMode: (typeof DEPLOYMENT_MODES)[number];
@@ -193,6 +206,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     secureCookies: publicUrl.startsWith('https://'),
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
+    mqttSessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
     adminEmail: e.FLEETDECK_ADMIN_EMAIL,
     adminPassword: e.FLEETDECK_ADMIN_PASSWORD,
     deploymentMode: e.DEPLOYMENT_MODE,

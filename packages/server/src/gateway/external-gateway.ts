@@ -18,8 +18,20 @@ export interface ExternalGatewayOptions {
   username?: string;
   /** Overrides the password of the URL. */
   password?: string;
-  /** Defaults to `fleetdeck-<random>`; Mosquitto with `use_username_as_clientid` uses the user name. */
+  /**
+   * Defaults to the user name when there is one (one account per instance), else
+   * `fleetdeck-<random>`; Mosquitto with `use_username_as_clientid` uses the user name anyway.
+   */
   clientId?: string;
+  /**
+   * How long the broker keeps the session (the subscriptions and the QoS 1 messages queued for
+   * them) while Fleetdeck is away, so what nodes send during a restart is delivered after it.
+   * Only with a stable client id (a user name or `clientId`); otherwise, and with 0 (the
+   * default), every connection starts clean. For a single instance: the broker also hands a kept
+   * session of a stopped instance its share of the shared subscription's messages, which then
+   * wait for that instance to return.
+   */
+  sessionExpirySeconds?: number;
   /** Shared-subscription group; every Fleetdeck instance of one installation uses the same one. */
   sharedGroup?: string;
   /** Wait between reconnect attempts (default 1 s). */
@@ -91,10 +103,12 @@ function isRefusal(error: unknown): boolean {
 }
 
 /**
- * Connects to the MQTT broker at `mqttUrl` (MQTT 5, clean start, QoS 1 subscriptions, see
+ * Connects to the MQTT broker at `mqttUrl` (MQTT 5, QoS 1 subscriptions, see
  * `externalGatewayFilters`), hands node messages to `port`, and takes connectivity from the
- * nodes' `node/<id>/connection` birth and Last Will messages. Reconnects on its own and
- * subscribes again after every reconnect (the broker kept no session). Resolves once the first
+ * nodes' `node/<id>/connection` birth and Last Will messages. With `sessionExpirySeconds` and a
+ * stable client id the broker keeps the session while Fleetdeck is away, so node messages of a
+ * restart are queued, not lost. Reconnects on its own and subscribes again after every reconnect
+ * (the same filters: a kept session is not doubled). Resolves once the first
  * connection is subscribed; rejects when the broker refuses the credentials, a subscription is
  * refused, or nothing works within `startTimeoutMs`.
  */
@@ -106,10 +120,18 @@ export async function startExternalGateway(
 ): Promise<ExternalGateway> {
   const log = logger.child({ component: 'mqtt-gateway' });
   const filters = externalGatewayFilters(options.sharedGroup ?? 'fleetdeck');
+  const requestedExpiry = options.sessionExpirySeconds ?? 0;
+  const stableId =
+    options.clientId ??
+    (requestedExpiry > 0 ? (options.username ?? usernameOf(mqttUrl)) : undefined);
+  // A session under a throw-away id would live on as a dead member of the shared group.
+  const sessionExpiry = stableId ? requestedExpiry : 0;
+  if (requestedExpiry > 0 && !stableId)
+    log.warn('MQTT session expiry ignored: Fleetdeck signs in without a user name or client id');
   const client: MqttClient = connect(mqttUrl, {
     protocolVersion: 5,
-    clean: true,
-    clientId: options.clientId ?? `fleetdeck-${randomBytes(6).toString('hex')}`,
+    clean: sessionExpiry === 0,
+    clientId: stableId ?? `fleetdeck-${randomBytes(6).toString('hex')}`,
     ...(options.username !== undefined ? { username: options.username } : {}),
     ...(options.password !== undefined ? { password: options.password } : {}),
     reconnectPeriod: options.reconnectPeriodMs ?? 1000,
@@ -117,7 +139,10 @@ export async function startExternalGateway(
     // Subscriptions are made on every 'connect' below, where their grants are checked.
     resubscribe: false,
     // The broker drops for us what a node could not have sent through the embedded broker either.
-    properties: { sessionExpiryInterval: 0, maximumPacketSize: NODE_PACKET_LIMIT + 5 },
+    properties: {
+      sessionExpiryInterval: sessionExpiry,
+      maximumPacketSize: NODE_PACKET_LIMIT + 5,
+    },
   });
 
   let ready = false;
@@ -302,6 +327,15 @@ export async function startExternalGateway(
       return closing;
     },
   };
+}
+
+/** The user name in the URL, if any. */
+function usernameOf(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).username) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The URL without its password, for logs and messages. */
