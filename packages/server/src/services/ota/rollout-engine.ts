@@ -43,27 +43,33 @@ export class RolloutEngine implements JobLifecycleListener {
     private readonly logger: Logger,
   ) {
     events.onConnectivity((event) => {
-      if (event.connected) this.connectedSinceCheck(event.node_id);
+      if (event.connected) this.offerIfAnyJob(event.node_id, OFFERABLE_STATUSES);
     });
   }
 
-  /** Nodes that connected since the last look for active jobs (a reconnect storm is one look). */
-  private connected = new Set<string>();
+  /**
+   * Nodes that connected or asked since the last look for active jobs, with the execution
+   * statuses each may be offered (a reconnect storm is one look).
+   */
+  private toCheck = new Map<string, readonly OfferStatus[]>();
 
   /**
    * Collects the nodes of one turn of the event loop and asks once whether any job is active:
-   * with none (the common case), a storm of 18,000 connects costs one query instead of 18,000.
+   * with none (the common case), a storm of 18,000 connects and `otafetch`es costs one query
+   * instead of 18,000.
    */
-  private connectedSinceCheck(nodeId: string): void {
+  private offerIfAnyJob(nodeId: string, statuses: readonly OfferStatus[]): void {
     if (!this.gateway || this.stopped) return;
-    this.connected.add(nodeId);
-    if (this.connected.size > 1) return;
+    const first = this.toCheck.size === 0;
+    if ((this.toCheck.get(nodeId)?.length ?? 0) < statuses.length)
+      this.toCheck.set(nodeId, statuses);
+    if (!first) return;
     setImmediate(() => {
-      const nodeIds = [...this.connected];
-      this.connected.clear();
+      const checks = [...this.toCheck];
+      this.toCheck.clear();
       void hasActiveJob(this.db)
         .then((active) => {
-          if (active) for (const id of nodeIds) this.offerPending(id);
+          if (active) for (const [id, allowed] of checks) this.offerPending(id, allowed);
         })
         .catch((error: unknown) => this.logger.error({ err: error }, 'OTA offer check failed'));
     });
@@ -100,7 +106,7 @@ export class RolloutEngine implements JobLifecycleListener {
   /** The node asked for an update (`otafetch`). */
   otaFetch(nodeId: string, payload: OtaFetchPayload): void {
     this.logger.debug({ nodeId, fwVersion: payload.fw_version }, 'otafetch');
-    this.offerPending(nodeId, REFETCHABLE_STATUSES);
+    this.offerIfAnyJob(nodeId, REFETCHABLE_STATUSES);
   }
 
   /**
