@@ -196,8 +196,10 @@ describe('QUALITY R3: an OTA rollout under faults', () => {
       const faults = { powerCycled: 0, partitioned: 0, serverPids: [server.pid] };
       await sleep(rng.float(1_000, 2_000));
       const downloading = eligible.filter((node) => fleet.node(node.nodeId)?.otaJob === jobId);
-      for (const node of downloading) {
-        if (rng.chance(0.1) && fleet.powerCycle(node.nodeId)) faults.powerCycled += 1;
+      // A tenth of them (at least one), drawn by the seed.
+      for (let left = Math.ceil(downloading.length / 10); left > 0; left--) {
+        const [node] = downloading.splice(rng.int(0, downloading.length - 1), 1);
+        if (node && fleet.powerCycle(node.nodeId)) faults.powerCycled += 1;
       }
       await sleep(rng.float(300, 1_000));
       for (const node of before.values()) {
