@@ -170,8 +170,10 @@ let recent = '';
 server.stdout.on('data', (chunk) => {
   log.write(chunk);
   // Printed once the first admin exists, which /readyz alone does not promise.
-  recent = (recent + chunk.toString()).slice(-400);
-  if (recent.includes('Fleetdeck is running at')) announced = true;
+  // Looked for before trimming: one chunk may hold the line and more than 400 characters after it.
+  const text = recent + chunk.toString();
+  if (text.includes('Fleetdeck is running at')) announced = true;
+  recent = text.slice(-400);
 });
 let errors = '';
 server.stderr.on('data', (chunk) => {
@@ -254,10 +256,11 @@ async function waitUntilReady() {
   while (Date.now() < deadline) {
     if (stopping) return false;
     try {
-      const response = await fetch(`${apiUrl}/readyz`);
+      // A server that accepts but does not answer must not hold the wait past its deadline.
+      const response = await fetch(`${apiUrl}/readyz`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok && announced) return true;
     } catch {
-      // not listening yet
+      // not listening yet, or not answering
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -63,9 +63,14 @@ describe('npm run demo', () => {
     demo.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => demo?.once('exit', resolve));
 
+    // Longer than the demo's own 60 s wait for the server, so a failure shows the demo's reason.
     await expect
-      .poll(() => output, { timeout: 60_000, interval: 250 })
-      .toContain(`Starting ${DEMO_NODES} simulated appliances`);
+      .poll(() => /Starting \d+ simulated appliances|^demo: /m.test(output), {
+        timeout: 75_000,
+        interval: 250,
+      })
+      .toBe(true);
+    expect(output).toContain(`Starting ${DEMO_NODES} simulated appliances`);
     const url = /Dashboard:\s+(\S+)/.exec(output)?.[1];
     const userName = /User name:\s+(\S+)/.exec(output)?.[1];
     const password = /Password:\s+(\S+)/.exec(output)?.[1];
