@@ -10,6 +10,7 @@ import {
   collectMessages,
   endAll,
   sleep,
+  startTcpRelay,
   subscribeCodes,
   tryConnect,
   waitUntil,
@@ -592,6 +593,42 @@ if (hasMosquitto) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(clean.back.calls.filter((call) => call.kind === 'otastatus')).toEqual([]);
         await clean.restarted.close();
+      });
+
+      it('acknowledges a node message to the broker only once it is committed: a crash before gets it again', async () => {
+        const options = {
+          ...secondAccount,
+          sharedGroup: unique('fleetdeck-acked'),
+          reconnectPeriodMs: 200,
+          sessionExpirySeconds: 60,
+        };
+        const crashed = async (committed: boolean) => {
+          // Fleetdeck reaches the broker through a relay whose cut is what a crash does to TCP.
+          const relay = await startTcpRelay(mosquitto.port);
+          const first = new RecordingNodePort();
+          first.holdCommits();
+          const gateway = await startExternalGateway(relay.url, first, logger, options);
+          const client = await node(NODE_A, 1);
+          const verdict = JSON.stringify({ ota_job_id: `J-${committed}`, status: 'success' });
+          await client.publishAsync(`node/${NODE_A}/otastatus`, verdict, { qos: 1 });
+          await first.waitFor('otastatus', NODE_A);
+          if (committed) first.commit();
+          // Time for an ack to pass the relay.
+          await sleep(300);
+          await relay.cut();
+          const back = new RecordingNodePort();
+          const restarted = await startExternalGateway(mosquitto.url, back, logger, options);
+          await back.waitFor('swept', '');
+          await sleep(300);
+          first.commit();
+          await gateway.close();
+          await restarted.close();
+          return back.callsOf('otastatus', NODE_A).map((call) => call.status.ota_job_id);
+        };
+        // Received but not committed when the connection died: the broker delivers it again.
+        expect(await crashed(false)).toEqual(['J-false']);
+        // Committed, so acknowledged: not delivered again.
+        expect(await crashed(true)).toEqual([]);
       });
 
       it('after a broker restart, shows a node that does not come back offline', async () => {

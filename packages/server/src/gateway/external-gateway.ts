@@ -5,7 +5,13 @@ import {
   nodeTopic,
   parseNodeTopic,
 } from '@fleetdeck/contract';
-import { ErrorWithSubackPacket, connect, type IPublishPacket, type MqttClient } from 'mqtt';
+import {
+  ErrorWithSubackPacket,
+  connect,
+  type IPublishPacket,
+  type MqttClient,
+  type Packet,
+} from 'mqtt';
 import type { Logger } from '../logger.js';
 import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
 import { NODE_PACKET_LIMIT, NODE_PAYLOAD_LIMIT, isNodeId } from './node-acl.js';
@@ -145,6 +151,8 @@ export async function startExternalGateway(
     },
   });
 
+  const acks = holdAcksUntilDurable(client, port, log);
+
   let ready = false;
   let started = false;
   let window: ConfirmationWindow | undefined;
@@ -230,6 +238,7 @@ export async function startExternalGateway(
   };
 
   client.on('connect', () => {
+    acks.connected();
     void subscribe();
   });
   client.on('close', () => {
@@ -321,11 +330,89 @@ export async function startExternalGateway(
     },
     close: () => {
       closeWindow();
-      closing ??= client.endAsync(false).then(() => {
-        ready = false;
-      });
+      // What the port holds is committed and acknowledged before the connection ends, so the
+      // broker does not hand it out again after a restart.
+      closing ??= acks
+        .release()
+        .then(() => client.endAsync(false))
+        .then(() => {
+          ready = false;
+        });
       return closing;
     },
+  };
+}
+
+type SendPacket = (packet: Packet, callback?: (error?: Error) => void, ...rest: unknown[]) => void;
+
+/** The PUBACKs the gateway holds back, with the connection that received their messages. */
+interface HeldAcks {
+  /** A connection (the first or a reconnect) is up: acks held for an older one are void. */
+  connected(): void;
+  /** Sends every held ack once what the port holds is committed (shutdown). */
+  release(): Promise<void>;
+}
+
+/**
+ * Makes the client acknowledge a node's QoS 1 message to the broker only once the port has
+ * committed it (`port.whenDurable`), as the embedded broker does towards the node: a Fleetdeck
+ * that crashes between receiving and committing leaves the message unacknowledged, and a broker
+ * that keeps the session (`sessionExpirySeconds`) delivers it again. mqtt.js sends the PUBACK as
+ * soon as its message handler returns and reads the next packet only after that, so the ack is
+ * taken out at the client's one place of sending (`_sendPacket`, a private method of mqtt.js
+ * 5, pinned in package-lock.json) and sent later, while the client reads on: the messages of
+ * one turn of the event loop share one `whenDurable` (a group commit), and many are in flight at
+ * once (Mosquitto's `max_inflight_messages`; the generated configuration allows 1,000).
+ * An ack is never sent on a newer connection than its message came on: the packet id may by then
+ * name another message.
+ */
+function holdAcksUntilDurable(client: MqttClient, port: NodeGatewayPort, log: Logger): HeldAcks {
+  const internals = client as unknown as { _sendPacket?: SendPacket };
+  const original = internals._sendPacket;
+  if (typeof original !== 'function')
+    throw new Error('mqtt.js has no _sendPacket: the external gateway cannot hold its acks');
+  const send: SendPacket = original.bind(client);
+  let connection = 0;
+  let held: Packet[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  let releasing: Promise<void> = Promise.resolve();
+
+  const releaseHeld = (): Promise<void> => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    if (!held.length) return releasing;
+    const batch = held;
+    const heldOn = connection;
+    held = [];
+    const sent = port.whenDurable().then(
+      () => {
+        // A dropped connection voids the batch: the broker hands its messages out again.
+        if (heldOn !== connection || !client.connected) return;
+        for (const packet of batch) send(packet);
+      },
+      (error: unknown) =>
+        log.error({ err: error, messages: batch.length }, 'ingest commit failed; not acknowledged'),
+    );
+    releasing = Promise.all([releasing, sent]).then(() => undefined);
+    return releasing;
+  };
+
+  internals._sendPacket = (packet, callback, ...rest) => {
+    if (packet.cmd !== 'puback') {
+      send(packet, callback, ...rest);
+      return;
+    }
+    held.push(packet);
+    // mqtt.js reads the next packet once this returns.
+    callback?.();
+    scheduled ??= setImmediate(() => void releaseHeld());
+  };
+  return {
+    connected: () => {
+      connection += 1;
+      held = [];
+    },
+    release: releaseHeld,
   };
 }
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { ErrorWithSubackPacket, connect, type IClientOptions, type MqttClient } from 'mqtt';
 
 /** Waits `ms` milliseconds. */
@@ -106,4 +107,42 @@ export async function subscribeCodes(
     if (!(error instanceof ErrorWithSubackPacket)) throw error;
     return error.packet.granted.map((code) => (typeof code === 'number' ? code : -1));
   }
+}
+
+/** A TCP relay to a broker whose connections can be cut at once, as a process crash cuts them. */
+export interface TcpRelay {
+  /** `mqtt://127.0.0.1:<relay port>` */
+  url: string;
+  /** Stops accepting and destroys every relayed connection, both sides, without a goodbye. */
+  cut(): Promise<void>;
+}
+
+/** Relays TCP connections on a free loopback port to `targetPort`. */
+export async function startTcpRelay(targetPort: number): Promise<TcpRelay> {
+  const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(targetPort, '127.0.0.1');
+    track(inbound);
+    track(outbound);
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('relay has no port');
+  return {
+    url: `mqtt://127.0.0.1:${address.port}`,
+    cut: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
 }

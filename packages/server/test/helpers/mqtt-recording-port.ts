@@ -101,7 +101,26 @@ export class RecordingNodePort implements NodeGatewayPort {
     this.record({ kind: 'diagnosticsRejected', nodeId, reason, at });
   }
 
-  async whenDurable(): Promise<void> {}
+  private commitGate: Promise<void> | undefined;
+  private openCommitGate: (() => void) | undefined;
+
+  /** From now until `commit()`, `whenDurable` waits, as if the batch had not committed yet. */
+  holdCommits(): void {
+    this.commitGate ??= new Promise((resolve) => {
+      this.openCommitGate = resolve;
+    });
+  }
+
+  /** Lets every `whenDurable` waiting since `holdCommits` resolve. */
+  commit(): void {
+    this.openCommitGate?.();
+    this.commitGate = undefined;
+    this.openCommitGate = undefined;
+  }
+
+  async whenDurable(): Promise<void> {
+    await this.commitGate;
+  }
 
   async flush(): Promise<void> {}
 
