@@ -691,4 +691,47 @@ if (hasMosquitto) {
       });
     });
   });
+
+  describe('a persistent Mosquitto of our own, restarted while Fleetdeck keeps its session', () => {
+    let persistent: OwnMosquitto;
+    beforeAll(async () => {
+      persistent = await startOwnMosquitto(
+        {
+          nodes: [...passwords].map(([nodeId, password]) => ({ nodeId, password })),
+          gateways: [gatewayAccount],
+        },
+        { persistent: true },
+      );
+    });
+    afterAll(async () => {
+      await persistent.stop();
+    });
+
+    it('is handed what a node sent after the broker restarted and before it subscribed again', async () => {
+      const port = new RecordingNodePort();
+      const gateway = await startExternalGateway(persistent.url, port, logger, {
+        ...gatewayAccount,
+        sessionExpirySeconds: 60,
+        // Back a few seconds after the broker: the node speaks first.
+        reconnectPeriodMs: 3_000,
+      });
+      const clients: MqttClient[] = [];
+      try {
+        await persistent.restart('SIGTERM');
+        const client = await connectNode(persistent.url, NODE_A, 1, {
+          password: passwordOf(NODE_A),
+        });
+        clients.push(client);
+        const verdict = JSON.stringify({ ota_job_id: 'J-restart', status: 'success' });
+        await client.publishAsync(`node/${NODE_A}/otastatus`, verdict, { qos: 1 });
+        expect(gateway.ready).toBe(false);
+        const status = await port.waitFor('otastatus', NODE_A, undefined, 10_000);
+        expect(status.status.ota_job_id).toBe('J-restart');
+      } finally {
+        await endAll(clients);
+        await gateway.close();
+        await clearRetained(persistent.url, [NODE_A], { ...gatewayAccount, clientId: 'fleetdeck' });
+      }
+    });
+  });
 }

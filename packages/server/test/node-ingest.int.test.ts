@@ -113,6 +113,42 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     await ingest.flush();
   });
 
+  it('counts an otafetch as durable only once its answer is out, after what came before it is committed', async () => {
+    const ingest = new NodeIngestService(
+      server.database.db,
+      server.services.nodes,
+      server.services.nodeEvents,
+      createLogger('silent'),
+      { flushIntervalMs: 60_000, durableDelayMs: 2 },
+    );
+    let answer: () => void = () => undefined;
+    const asked: Array<{ nodeId: string; params: unknown }> = [];
+    ingest.onOtaFetch(async (nodeId) => {
+      // What the node sent before its question is read as committed when it is answered.
+      asked.push({ nodeId, params: (await info('A3')).params });
+      await new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+    });
+    ingest.nodeParams('A3', { AC: { Mode: 'before-fetch' } }, false, Date.now());
+    ingest.nodeOtaFetch('A3', { node_id: 'A3', fw_version: '1.0.0' }, Date.now());
+    let durable = false;
+    const waited = ingest.whenDurable().then(() => {
+      durable = true;
+    });
+    await vi.waitFor(() => expect(asked).toHaveLength(1));
+    expect(asked[0]).toMatchObject({ nodeId: 'A3', params: { AC: { Mode: 'before-fetch' } } });
+    await sleep(100);
+    expect(durable).toBe(false);
+    answer();
+    await waited;
+    expect(durable).toBe(true);
+    // A later message does not wait for an answered question.
+    ingest.nodeParams('A3', { AC: { Mode: 'after' } }, false, Date.now());
+    await ingest.whenDurable();
+    await ingest.flush();
+  });
+
   it('turns connect and disconnect into online and offline with the change time', async () => {
     const t = Date.now();
     server.services.ingest.nodeConnected('A1', 1, t);

@@ -33,9 +33,9 @@ export interface ExternalGatewayOptions {
    * How long the broker keeps the session (the subscriptions and the QoS 1 messages queued for
    * them) while Fleetdeck is away, so what nodes send during a restart is delivered after it.
    * Only with a stable client id (a user name or `clientId`); otherwise, and with 0 (the
-   * default), every connection starts clean. For a single instance: the broker also hands a kept
-   * session of a stopped instance its share of the shared subscription's messages, which then
-   * wait for that instance to return.
+   * default), every connection starts clean. For a single instance: with a kept session the
+   * gateway subscribes without a shared group (see `externalGatewayFilters`), so a second instance
+   * would receive every message as well.
    */
   sessionExpirySeconds?: number;
   /** Shared-subscription group; every Fleetdeck instance of one installation uses the same one. */
@@ -92,13 +92,18 @@ const INGESTED_SUFFIXES = [
  * subscriptions; and MQTT 5 brokers need not send retained messages to shared subscriptions, so
  * `connection` (whose retained birth and will are the connectivity state) is plain too — every
  * instance sees it, which is harmless because the port orders connectivity by session.
+ *
+ * With `shared` false (a single instance that keeps its session), every filter is plain: Mosquitto
+ * (2.0) restores a kept session's plain subscriptions when it restarts with persistence, but not
+ * its shared ones, so what nodes sent between the broker's restart and Fleetdeck's next SUBSCRIBE
+ * was acknowledged to them and then dropped.
  */
-export function externalGatewayFilters(sharedGroup: string): string[] {
-  const shared = INGESTED_SUFFIXES.map(
-    (suffix) => `$share/${sharedGroup}/${nodeTopic('+', suffix)}`,
+export function externalGatewayFilters(sharedGroup: string, shared = true): string[] {
+  const nodeTopics = INGESTED_SUFFIXES.map((suffix) =>
+    shared ? `$share/${sharedGroup}/${nodeTopic('+', suffix)}` : nodeTopic('+', suffix),
   );
   const basicIngest = INGESTED_SUFFIXES.flatMap((suffix) => basicIngestTopic('+', suffix) ?? []);
-  return [...shared, ...basicIngest, nodeTopic('+', 'connection')];
+  return [...nodeTopics, ...basicIngest, nodeTopic('+', 'connection')];
 }
 
 /** MQTT 5 reason codes of a CONNACK that retrying will not fix (bad credentials, banned…). */
@@ -125,7 +130,6 @@ export async function startExternalGateway(
   options: ExternalGatewayOptions = {},
 ): Promise<ExternalGateway> {
   const log = logger.child({ component: 'mqtt-gateway' });
-  const filters = externalGatewayFilters(options.sharedGroup ?? 'fleetdeck');
   const requestedExpiry = options.sessionExpirySeconds ?? 0;
   const stableId =
     options.clientId ??
@@ -134,6 +138,8 @@ export async function startExternalGateway(
   const sessionExpiry = stableId ? requestedExpiry : 0;
   if (requestedExpiry > 0 && !stableId)
     log.warn('MQTT session expiry ignored: Fleetdeck signs in without a user name or client id');
+  // A kept session means one instance (see sessionExpirySeconds): it needs no shared group.
+  const filters = externalGatewayFilters(options.sharedGroup ?? 'fleetdeck', sessionExpiry === 0);
   const client: MqttClient = connect(mqttUrl, {
     protocolVersion: 5,
     clean: sessionExpiry === 0,
@@ -331,9 +337,9 @@ export async function startExternalGateway(
     close: () => {
       closeWindow();
       // What the port holds is committed and acknowledged before the connection ends, so the
-      // broker does not hand it out again after a restart.
-      closing ??= acks
-        .release()
+      // broker does not hand it out again after a restart; not waited for beyond a few seconds
+      // (an answer to a node that cannot be published while the broker is away).
+      closing ??= Promise.race([acks.release(), delay(CLOSE_ACK_WAIT_MS)])
         .then(() => client.endAsync(false))
         .then(() => {
           ready = false;
@@ -342,6 +348,14 @@ export async function startExternalGateway(
     },
   };
 }
+
+/** How long shutdown waits for held acks before it disconnects anyway. */
+const CLOSE_ACK_WAIT_MS = 5_000;
+
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 
 type SendPacket = (packet: Packet, callback?: (error?: Error) => void, ...rest: unknown[]) => void;
 

@@ -63,14 +63,18 @@ async function waitForPort(port: number, process: ChildProcess, timeoutMs = 5000
 /**
  * Starts Mosquitto with the password and ACL files that `generateMosquittoAuth` makes for
  * `nodes` and the Fleetdeck `gateways` accounts, and the `mosquitto.conf` of `renderMosquittoConf`.
+ * `open` drops the password and ACL files from that configuration (any client, any user name and
+ * topic: for fleets whose credentials are made while the broker runs); `persistent` keeps
+ * sessions and retained messages across a restart by SIGTERM, as a production broker does.
  */
-export async function startOwnMosquitto(input: {
-  nodes: MosquittoNodeCredential[];
-  gateways: MosquittoGatewayAccount[];
-}): Promise<OwnMosquitto> {
+export async function startOwnMosquitto(
+  input: { nodes: MosquittoNodeCredential[]; gateways: MosquittoGatewayAccount[] },
+  options: { open?: boolean; persistent?: boolean } = {},
+): Promise<OwnMosquitto> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-mosquitto-'));
-  // Started as root, Mosquitto drops to its own user before reading its files.
-  fs.chmodSync(dir, 0o755);
+  // Started as root, Mosquitto drops to its own user before reading its files (and writing its
+  // persistence file).
+  fs.chmodSync(dir, options.persistent ? 0o777 : 0o755);
   const port = await freePort();
   const passwordFilePath = path.join(dir, 'passwd');
   const aclFilePath = path.join(dir, 'acl');
@@ -78,9 +82,22 @@ export async function startOwnMosquitto(input: {
     passwordFile: 0o644,
   });
   const confPath = path.join(dir, 'mosquitto.conf');
+  let conf = renderMosquittoConf({
+    port,
+    host: '127.0.0.1',
+    passwordFilePath,
+    aclFilePath,
+    ...(options.persistent ? { persistenceLocation: dir } : {}),
+  });
+  if (options.open)
+    conf = conf
+      .split('\n')
+      .filter((line) => !line.startsWith('password_file ') && !line.startsWith('acl_file '))
+      .map((line) => (line === 'allow_anonymous false' ? 'allow_anonymous true' : line))
+      .join('\n');
   fs.writeFileSync(
     confPath,
-    `${renderMosquittoConf({ port, host: '127.0.0.1', passwordFilePath, aclFilePath })}log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\n`,
+    `${conf}log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\n`,
   );
 
   let output = '';

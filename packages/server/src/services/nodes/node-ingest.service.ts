@@ -202,7 +202,11 @@ export class NodeIngestService implements NodeGatewayPort {
   readonly diagnosticsCounters = { accepted: 0, rejected: 0, dropped: 0 };
   /** Batches of one node's messages the database refused (see commitIsolating) since start. */
   readonly ingestCounters = { droppedNodeBatches: 0 };
-  private otaFetchListener: ((nodeId: string, payload: OtaFetchPayload) => void) | undefined;
+  private otaFetchListener:
+    | ((nodeId: string, payload: OtaFetchPayload) => void | Promise<void>)
+    | undefined;
+  /** Answers to `otafetch` under way: `whenDurable` waits for them as well. */
+  private readonly answers = new Set<Promise<void>>();
   private paramsWatcher: ParamsWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Callers of whenDurable waiting for the batch that will contain their messages. */
@@ -302,15 +306,25 @@ export class NodeIngestService implements NodeGatewayPort {
    * Hands `otafetch` requests to the rollout engine (they need an answer, not a write), once
    * what the node sent before them is committed: a verdict on its last update (`otastatus`)
    * published just before the question must settle the execution before the answer is chosen,
-   * or a node whose update just failed would be offered it again.
+   * or a node whose update just failed would be offered it again. The question counts as
+   * durable only once the listener's promise (the answer published) settles: a gateway that
+   * acknowledges it after `whenDurable` never leaves an acknowledged question unanswered by a
+   * crash, which a node on an external broker, still connected there, would not ask again.
    */
-  onOtaFetch(listener: (nodeId: string, payload: OtaFetchPayload) => void): void {
+  onOtaFetch(listener: (nodeId: string, payload: OtaFetchPayload) => void | Promise<void>): void {
     this.otaFetchListener = listener;
   }
 
   nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void {
     this.entry(nodeId, at);
-    void this.whenDurable().then(() => this.otaFetchListener?.(nodeId, fetch));
+    const answered = this.whenCommitted()
+      .then(() => this.otaFetchListener?.(nodeId, fetch))
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.error({ err: error, nodeId }, 'otafetch answer failed'),
+      );
+    this.answers.add(answered);
+    void answered.finally(() => this.answers.delete(answered));
   }
 
   nodeOtaStatus(nodeId: string, status: OtaStatusPayload, at: number): void {
@@ -338,8 +352,18 @@ export class NodeIngestService implements NodeGatewayPort {
     );
   }
 
-  /** Resolves when everything accepted so far is committed by the next scheduled batch. */
+  /**
+   * Resolves when everything accepted so far is committed by the next scheduled batch, and every
+   * `otafetch` accepted so far is answered.
+   */
   whenDurable(): Promise<void> {
+    const committed = this.whenCommitted();
+    if (this.answers.size === 0) return committed;
+    const answers = [...this.answers];
+    return committed.then(() => Promise.all(answers)).then(() => undefined);
+  }
+
+  private whenCommitted(): Promise<void> {
     if (!this.hasPending()) return this.writing ? this.chain : Promise.resolve();
     return new Promise((resolve) => {
       this.waiters.push(resolve);

@@ -43,7 +43,7 @@ export class RolloutEngine implements JobLifecycleListener {
     private readonly logger: Logger,
   ) {
     events.onConnectivity((event) => {
-      if (event.connected) this.offerIfAnyJob(event.node_id, OFFERABLE_STATUSES);
+      if (event.connected) void this.offerIfAnyJob(event.node_id, OFFERABLE_STATUSES);
     });
   }
 
@@ -52,27 +52,33 @@ export class RolloutEngine implements JobLifecycleListener {
    * statuses each may be offered (a reconnect storm is one look).
    */
   private toCheck = new Map<string, readonly OfferStatus[]>();
+  /** Settles once the look of the current turn has made (or found no) offers. */
+  private checked: Promise<void> | undefined;
 
   /**
    * Collects the nodes of one turn of the event loop and asks once whether any job is active:
    * with none (the common case), a storm of 18,000 connects and `otafetch`es costs one query
-   * instead of 18,000.
+   * instead of 18,000. Settles (never rejects) once every offer of that look is published.
    */
-  private offerIfAnyJob(nodeId: string, statuses: readonly OfferStatus[]): void {
-    if (!this.gateway || this.stopped) return;
-    const first = this.toCheck.size === 0;
+  private offerIfAnyJob(nodeId: string, statuses: readonly OfferStatus[]): Promise<void> {
+    if (!this.gateway || this.stopped) return Promise.resolve();
     if ((this.toCheck.get(nodeId)?.length ?? 0) < statuses.length)
       this.toCheck.set(nodeId, statuses);
-    if (!first) return;
-    setImmediate(() => {
-      const checks = [...this.toCheck];
-      this.toCheck.clear();
-      void hasActiveJob(this.db)
-        .then((active) => {
-          if (active) for (const [id, allowed] of checks) this.offerPending(id, allowed);
-        })
-        .catch((error: unknown) => this.logger.error({ err: error }, 'OTA offer check failed'));
+    this.checked ??= new Promise<void>((resolve) => {
+      setImmediate(() => {
+        const checks = [...this.toCheck];
+        this.toCheck.clear();
+        this.checked = undefined;
+        hasActiveJob(this.db)
+          .then(async (active) => {
+            if (active)
+              await Promise.all(checks.map(([id, allowed]) => this.offerPending(id, allowed)));
+          })
+          .catch((error: unknown) => this.logger.error({ err: error }, 'OTA offer check failed'))
+          .finally(resolve);
+      });
     });
+    return this.checked;
   }
 
   /** Starts offering through `gateway`, resuming force pushes of jobs still active. */
@@ -103,19 +109,26 @@ export class RolloutEngine implements JobLifecycleListener {
     this.emit(otaJobId, 'cancelled');
   }
 
-  /** The node asked for an update (`otafetch`). */
-  otaFetch(nodeId: string, payload: OtaFetchPayload): void {
+  /**
+   * The node asked for an update (`otafetch`). Settles (never rejects) once the answer, if any,
+   * is published, so the question counts as handled only then (see NodeIngestService).
+   */
+  otaFetch(nodeId: string, payload: OtaFetchPayload): Promise<void> {
     this.logger.debug({ nodeId, fwVersion: payload.fw_version }, 'otafetch');
-    this.offerIfAnyJob(nodeId, REFETCHABLE_STATUSES);
+    return this.offerIfAnyJob(nodeId, REFETCHABLE_STATUSES);
   }
 
   /**
    * Offers the node its newest pending job, if any: one whose execution is in `statuses` (a node
-   * that asks is offered an update it was cut off in, too). Never throws.
+   * that asks is offered an update it was cut off in, too). Never rejects; settles once the offer
+   * is published.
    */
-  offerPending(nodeId: string, statuses: readonly OfferStatus[] = OFFERABLE_STATUSES): void {
-    if (!this.gateway || this.stopped) return;
-    void (async () => {
+  offerPending(
+    nodeId: string,
+    statuses: readonly OfferStatus[] = OFFERABLE_STATUSES,
+  ): Promise<void> {
+    if (!this.gateway || this.stopped) return Promise.resolve();
+    return (async () => {
       const offer = await pendingOfferForNode(this.db, nodeId, statuses);
       if (!offer || this.cancelled.has(offer.ota_job_id)) return;
       await this.db
