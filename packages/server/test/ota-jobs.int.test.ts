@@ -11,6 +11,8 @@ import {
 } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeGateway, NodeOutboundPayload } from '../src/gateway/node-gateway.js';
+import { createLogger } from '../src/logger.js';
+import { RolloutEngine } from '../src/services/ota/rollout-engine.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 /** Captures what the rollout engine publishes, as the broker would receive it. */
@@ -382,6 +384,29 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await summary(jobId)).toMatchObject({ total: 1, failed: 1 });
     expect(gateway.offersOf(jobId)).toHaveLength(1);
+  });
+
+  it('answers an otafetch that came before a gateway was attached once one is (a kept session at start-up)', async () => {
+    await register(['EARLY1'], 'Refrigerator', 'Mumbai');
+    const { ota_job_id: jobId } = await createJob({ nodes: ['EARLY1'], ota_job_name: 'early' });
+    await server.services.ingest.flush();
+    const starting = new RolloutEngine(
+      server.database.db,
+      server.services.images,
+      server.services.nodeEvents,
+      createLogger('silent'),
+    );
+    let answered = false;
+    const answer = starting.otaFetch('EARLY1', { node_id: 'EARLY1' }).then(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    const late = new CapturingGateway();
+    await starting.attachGateway(late);
+    await answer;
+    expect(late.offersOf(jobId)).toHaveLength(1);
+    await starting.stop();
   });
 
   it('cancels: no new offers, refuses image deletion while active, archives only cancelled jobs', async () => {

@@ -61,29 +61,41 @@ export class RolloutEngine implements JobLifecycleListener {
    * instead of 18,000. Settles (never rejects) once every offer of that look is published.
    */
   private offerIfAnyJob(nodeId: string, statuses: readonly OfferStatus[]): Promise<void> {
-    if (!this.gateway || this.stopped) return Promise.resolve();
+    if (this.stopped) return Promise.resolve();
     if ((this.toCheck.get(nodeId)?.length ?? 0) < statuses.length)
       this.toCheck.set(nodeId, statuses);
     this.checked ??= new Promise<void>((resolve) => {
       setImmediate(() => {
-        const checks = [...this.toCheck];
-        this.toCheck.clear();
-        this.checked = undefined;
-        hasActiveJob(this.db)
-          .then(async (active) => {
-            if (active)
-              await Promise.all(checks.map(([id, allowed]) => this.offerPending(id, allowed)));
-          })
-          .catch((error: unknown) => this.logger.error({ err: error }, 'OTA offer check failed'))
-          .finally(resolve);
+        // A node can ask before the gateway is attached: an external broker hands over what it
+        // queued for Fleetdeck's kept session as soon as Fleetdeck connects, during start-up.
+        void this.gatewayAttached.then(() => {
+          const checks = [...this.toCheck];
+          this.toCheck.clear();
+          this.checked = undefined;
+          if (this.stopped) return resolve();
+          hasActiveJob(this.db)
+            .then(async (active) => {
+              if (active)
+                await Promise.all(checks.map(([id, allowed]) => this.offerPending(id, allowed)));
+            })
+            .catch((error: unknown) => this.logger.error({ err: error }, 'OTA offer check failed'))
+            .finally(resolve);
+        });
       });
     });
     return this.checked;
   }
 
+  private markAttached: () => void = () => undefined;
+  /** Resolves once a gateway is attached (or the engine stops). */
+  private readonly gatewayAttached = new Promise<void>((resolve) => {
+    this.markAttached = resolve;
+  });
+
   /** Starts offering through `gateway`, resuming force pushes of jobs still active. */
   async attachGateway(gateway: NodeGateway): Promise<void> {
     this.gateway = gateway;
+    this.markAttached();
     const active = await this.db
       .selectFrom('ota_jobs')
       .select('ota_job_id')
@@ -96,6 +108,7 @@ export class RolloutEngine implements JobLifecycleListener {
   /** Stops dispatching (shutdown); waits for batches under way. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.markAttached();
     await Promise.allSettled([...this.dispatching.values()]);
   }
 
