@@ -203,8 +203,7 @@ export class NodeIngestService implements NodeGatewayPort {
   /** Batches of one node's messages the database refused (see commitIsolating) since start. */
   readonly ingestCounters = { droppedNodeBatches: 0 };
   private otaFetchListener:
-    | ((nodeId: string, payload: OtaFetchPayload) => void | Promise<void>)
-    | undefined;
+    ((nodeId: string, payload: OtaFetchPayload) => void | Promise<void>) | undefined;
   /** Answers to `otafetch` under way: `whenDurable` waits for them as well. */
   private readonly answers = new Set<Promise<void>>();
   private paramsWatcher: ParamsWatcher | undefined;
