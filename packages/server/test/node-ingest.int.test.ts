@@ -25,6 +25,19 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     return node;
   };
 
+  /** An ingest of its own that writes only when asked or waited for (a 60 s interval). */
+  const quietIngest = (db = server.database.db) =>
+    new NodeIngestService(
+      db,
+      server.services.nodes,
+      server.services.nodeEvents,
+      createLogger('silent'),
+      {
+        flushIntervalMs: 60_000,
+        durableDelayMs: 2,
+      },
+    );
+
   beforeAll(async () => {
     server = await createTestServer(dialect);
     token = (await apiLogin(server.app)).accesstoken;
@@ -61,13 +74,7 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
           : value;
       },
     });
-    const ingest = new NodeIngestService(
-      counting,
-      server.services.nodes,
-      server.services.nodeEvents,
-      createLogger('silent'),
-      { flushIntervalMs: 60_000, durableDelayMs: 2 },
-    );
+    const ingest = quietIngest(counting);
     const started = Date.now();
     const waits: Promise<void>[] = [];
     for (let i = 0; i < 200; i += 1) {
@@ -84,13 +91,7 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
   });
 
   it('writes a due batch from the message path when its timer cannot run (ADR 20)', async () => {
-    const ingest = new NodeIngestService(
-      server.database.db,
-      server.services.nodes,
-      server.services.nodeEvents,
-      createLogger('silent'),
-      { flushIntervalMs: 60_000, durableDelayMs: 2 },
-    );
+    const ingest = quietIngest();
     // Under a flood of device messages libuv runs thousands of socket callbacks before timers get
     // a turn: here time passes and the batch's timer never runs at all.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -114,13 +115,7 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
   });
 
   it('counts an otafetch as durable only once its answer is out, after what came before it is committed', async () => {
-    const ingest = new NodeIngestService(
-      server.database.db,
-      server.services.nodes,
-      server.services.nodeEvents,
-      createLogger('silent'),
-      { flushIntervalMs: 60_000, durableDelayMs: 2 },
-    );
+    const ingest = quietIngest();
     let answer: () => void = () => undefined;
     const asked: Array<{ nodeId: string; params: unknown }> = [];
     ingest.onOtaFetch(async (nodeId) => {
@@ -338,13 +333,7 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
           : value;
       },
     });
-    const ingest = new NodeIngestService(
-      flaky,
-      server.services.nodes,
-      server.services.nodeEvents,
-      createLogger('silent'),
-      { flushIntervalMs: 60_000, durableDelayMs: 2 },
-    );
+    const ingest = quietIngest(flaky);
     const text = `split-${dialect}-${Date.now()}`;
     const nodes = ['A1', 'A2', 'A3', 'A4'];
     for (const nodeId of nodes) {
