@@ -14,7 +14,7 @@ import {
   nodePublishTopic,
 } from './node-acl.js';
 import { outboundMessage, type NodeGateway } from './node-gateway.js';
-import { routeNodeMessage } from './node-message-router.js';
+import { OTA_FETCH_SUFFIX, routeNodeMessage } from './node-message-router.js';
 import { ConnectAdmission } from './connect-admission.js';
 import { MqttPacketSizeGuard } from './packet-size-guard.js';
 
@@ -171,8 +171,12 @@ export async function startEmbeddedBroker(
         typeof packet.payload === 'string' ? Buffer.from(packet.payload, 'utf8') : packet.payload;
       route(port, log, parsed.nodeId, parsed.suffix, payload, Date.now());
       if (packet.qos === 0) return callback(null);
-      // QoS 1: the PUBACK goes out only once the message is committed (group commit, ≤ ~50 ms).
-      port.whenDurable().then(
+      // QoS 1: the PUBACK goes out only once the message is committed (group commit, ≤ ~50 ms),
+      // and a question for an update once it is answered.
+      (parsed.suffix === OTA_FETCH_SUFFIX
+        ? Promise.all([port.whenDurable(), port.whenAnswered()])
+        : port.whenDurable()
+      ).then(
         () => callback(null),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );

@@ -16,7 +16,7 @@ import type { Logger } from '../logger.js';
 import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
 import { NODE_PACKET_LIMIT, NODE_PAYLOAD_LIMIT, isNodeId } from './node-acl.js';
 import { outboundMessage, type NodeGateway } from './node-gateway.js';
-import { routeNodeMessage } from './node-message-router.js';
+import { OTA_FETCH_SUFFIX, routeNodeMessage } from './node-message-router.js';
 
 /** How Fleetdeck signs in to the external broker and shares the load between its instances. */
 export interface ExternalGatewayOptions {
@@ -278,6 +278,7 @@ export async function startExternalGateway(
       return;
     }
     routeNodeMessage(port, log, parsed.nodeId, parsed.suffix, payload, at);
+    if (parsed.suffix === OTA_FETCH_SUFFIX) acks.awaitAnswers();
   }
 
   /**
@@ -363,6 +364,8 @@ type SendPacket = (packet: Packet, callback?: (error?: Error) => void, ...rest: 
 interface HeldAcks {
   /** A connection (the first or a reconnect) is up: acks held for an older one are void. */
   connected(): void;
+  /** The held batch holds an `otafetch`: it also waits for `port.whenAnswered`. */
+  awaitAnswers(): void;
   /** Sends every held ack once what the port holds is committed (shutdown). */
   release(): Promise<void>;
 }
@@ -388,6 +391,7 @@ function holdAcksUntilDurable(client: MqttClient, port: NodeGatewayPort, log: Lo
   const send: SendPacket = original.bind(client);
   let connection = 0;
   let held: Packet[] = [];
+  let heldQuestion = false;
   let scheduled: NodeJS.Immediate | undefined;
   let releasing: Promise<void> = Promise.resolve();
 
@@ -397,8 +401,12 @@ function holdAcksUntilDurable(client: MqttClient, port: NodeGatewayPort, log: Lo
     if (!held.length) return releasing;
     const batch = held;
     const heldOn = connection;
+    const durable = heldQuestion
+      ? Promise.all([port.whenDurable(), port.whenAnswered()])
+      : port.whenDurable();
     held = [];
-    const sent = port.whenDurable().then(
+    heldQuestion = false;
+    const sent = durable.then(
       () => {
         // A dropped connection voids the batch: the broker hands its messages out again.
         if (heldOn !== connection || !client.connected) return;
@@ -425,6 +433,10 @@ function holdAcksUntilDurable(client: MqttClient, port: NodeGatewayPort, log: Lo
     connected: () => {
       connection += 1;
       held = [];
+      heldQuestion = false;
+    },
+    awaitAnswers: () => {
+      heldQuestion = true;
     },
     release: releaseHeld,
   };

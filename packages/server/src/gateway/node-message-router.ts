@@ -14,6 +14,9 @@ import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
 import { decodeDiagnosticsPayload } from './diagnostics-frame.js';
 import { NODE_PAYLOAD_LIMIT } from './node-acl.js';
 
+/** The suffix of a node's question for an update, whose acknowledgement waits for the answer. */
+export const OTA_FETCH_SUFFIX = 'otafetch';
+
 /** What became of one node message. */
 export type RouteOutcome = 'ingested' | 'ignored' | 'invalid' | 'failed';
 
@@ -127,7 +130,7 @@ export function routeNodeMessage(
         port.nodeUserMapping(nodeId, parsed.value, at);
         return 'ingested';
       }
-      case 'otafetch': {
+      case OTA_FETCH_SUFFIX: {
         const parsed = parsePayload(OtaFetchPayloadSchema, payload);
         if (!parsed.ok) return drop(parsed.reason);
         if (parsed.value.node_id !== nodeId) return drop('node_id differs from the topic');

@@ -70,6 +70,12 @@ export class NodePortBridge implements NodeGatewayPort {
     return this.channel.requestAtEndOfBatch('whenDurable') as Promise<void>;
   }
 
+  /** A request of its own (one end-of-batch request at a time is `whenDurable`'s), still after
+   * the calls made before it: `otafetch` is rare. */
+  whenAnswered(): Promise<void> {
+    return this.channel.request('whenAnswered') as Promise<void>;
+  }
+
   flush(): Promise<void> {
     return this.channel.request('flush') as Promise<void>;
   }
@@ -92,6 +98,7 @@ const BRIDGED_METHODS: ReadonlySet<string> = new Set<keyof NodeGatewayPort>([
   'nodeDiagnostics',
   'nodeDiagnosticsRejected',
   'whenDurable',
+  'whenAnswered',
   'flush',
 ]);
 

@@ -129,6 +129,10 @@ describe('NodePortBridge', () => {
         log.push('whenDurable');
         return Promise.resolve();
       },
+      whenAnswered: () => {
+        log.push('whenAnswered');
+        return Promise.resolve();
+      },
       flush: () => Promise.resolve(),
     };
   }
@@ -152,6 +156,18 @@ describe('NodePortBridge', () => {
       'diagnostics:["N1",{"message":{},"elfMissing":{}},12]',
       'whenDurable',
     ]);
+  });
+
+  it('asks whether a question is answered after handing it over, beside a pending durability wait', async () => {
+    const log: string[] = [];
+    const port = recordingPort(log);
+    const { worker } = pair((method, args) => callNodePort(port, method, args));
+    const bridge = new NodePortBridge(worker);
+    bridge.nodeOtaFetch('N1', { node_id: 'N1' }, 10);
+    // What the embedded broker waits for before it acknowledges an otafetch.
+    await Promise.all([bridge.whenDurable(), bridge.whenAnswered()]);
+    expect(log[0]).toBe('otafetch:["N1",{"node_id":"N1"},10]');
+    expect(log.slice(1).sort()).toEqual(['whenAnswered', 'whenDurable']);
   });
 
   it('refuses calls that are not the bridged port methods', () => {

@@ -122,6 +122,8 @@ export class RecordingNodePort implements NodeGatewayPort {
     await this.commitGate;
   }
 
+  async whenAnswered(): Promise<void> {}
+
   async flush(): Promise<void> {}
 
   /** The node's connectivity as the port would store it, or undefined if never seen. */

@@ -70,6 +70,14 @@ export interface NodeGatewayPort {
    */
   whenDurable(): Promise<void>;
 
+  /**
+   * Resolves once every `otafetch` accepted so far is answered (the offer, if any, published).
+   * A gateway holds an `otafetch`'s acknowledgement for this as well as for `whenDurable`, so a
+   * crash never leaves an acknowledged question unanswered (a node still connected to an external
+   * broker would not ask again).
+   */
+  whenAnswered(): Promise<void>;
+
   /** Writes everything accepted so far now; resolves once committed (shutdown and tests). */
   flush(): Promise<void>;
 }

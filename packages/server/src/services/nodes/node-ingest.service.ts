@@ -204,7 +204,7 @@ export class NodeIngestService implements NodeGatewayPort {
   readonly ingestCounters = { droppedNodeBatches: 0 };
   private otaFetchListener:
     ((nodeId: string, payload: OtaFetchPayload) => void | Promise<void>) | undefined;
-  /** Answers to `otafetch` under way: `whenDurable` waits for them as well. */
+  /** Answers to `otafetch` under way (`whenAnswered`). */
   private readonly answers = new Set<Promise<void>>();
   private paramsWatcher: ParamsWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -305,10 +305,8 @@ export class NodeIngestService implements NodeGatewayPort {
    * Hands `otafetch` requests to the rollout engine (they need an answer, not a write), once
    * what the node sent before them is committed: a verdict on its last update (`otastatus`)
    * published just before the question must settle the execution before the answer is chosen,
-   * or a node whose update just failed would be offered it again. The question counts as
-   * durable only once the listener's promise (the answer published) settles: a gateway that
-   * acknowledges it after `whenDurable` never leaves an acknowledged question unanswered by a
-   * crash, which a node on an external broker, still connected there, would not ask again.
+   * or a node whose update just failed would be offered it again. `whenAnswered` waits for the
+   * listener's promise (the answer published).
    */
   onOtaFetch(listener: (nodeId: string, payload: OtaFetchPayload) => void | Promise<void>): void {
     this.otaFetchListener = listener;
@@ -316,7 +314,7 @@ export class NodeIngestService implements NodeGatewayPort {
 
   nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void {
     this.entry(nodeId, at);
-    const answered = this.whenCommitted()
+    const answered = this.whenDurable()
       .then(() => this.otaFetchListener?.(nodeId, fetch))
       .then(
         () => undefined,
@@ -351,18 +349,14 @@ export class NodeIngestService implements NodeGatewayPort {
     );
   }
 
-  /**
-   * Resolves when everything accepted so far is committed by the next scheduled batch, and every
-   * `otafetch` accepted so far is answered.
-   */
-  whenDurable(): Promise<void> {
-    const committed = this.whenCommitted();
-    if (this.answers.size === 0) return committed;
-    const answers = [...this.answers];
-    return committed.then(() => Promise.all(answers)).then(() => undefined);
+  /** Resolves once every `otafetch` accepted so far is answered. */
+  whenAnswered(): Promise<void> {
+    if (this.answers.size === 0) return Promise.resolve();
+    return Promise.all([...this.answers]).then(() => undefined);
   }
 
-  private whenCommitted(): Promise<void> {
+  /** Resolves when everything accepted so far is committed by the next scheduled batch. */
+  whenDurable(): Promise<void> {
     if (!this.hasPending()) return this.writing ? this.chain : Promise.resolve();
     return new Promise((resolve) => {
       this.waiters.push(resolve);
