@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   ConnectionPayloadSchema,
   basicIngestTopic,
@@ -340,7 +341,10 @@ export async function startExternalGateway(
       // What the port holds is committed and acknowledged before the connection ends, so the
       // broker does not hand it out again after a restart; not waited for beyond a few seconds
       // (an answer to a node that cannot be published while the broker is away).
-      closing ??= Promise.race([acks.release(), delay(CLOSE_ACK_WAIT_MS)])
+      closing ??= Promise.race([
+        acks.release(),
+        delay(CLOSE_ACK_WAIT_MS, undefined, { ref: false }),
+      ])
         .then(() => client.endAsync(false))
         .then(() => {
           ready = false;
@@ -352,11 +356,6 @@ export async function startExternalGateway(
 
 /** How long shutdown waits for held acks before it disconnects anyway. */
 const CLOSE_ACK_WAIT_MS = 5_000;
-
-const delay = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
 
 type SendPacket = (packet: Packet, callback?: (error?: Error) => void, ...rest: unknown[]) => void;
 
