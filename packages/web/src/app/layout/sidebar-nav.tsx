@@ -14,6 +14,7 @@ import {
   IconSettings,
   type Icon,
 } from '@tabler/icons-react';
+import { memo } from 'react';
 import { Link, useLocation } from 'react-router';
 import {
   isNavItemActive,
@@ -67,6 +68,22 @@ function NavEntry({
 /** The sidebar: the spec's entries in order, the admin entries at the bottom. */
 export function SidebarNav({ user, onNavigate }: { user: NavUser; onNavigate: () => void }) {
   const { pathname } = useLocation();
+  return <SidebarEntries user={user} pathname={pathname} onNavigate={onNavigate} />;
+}
+
+/**
+ * The entries, drawn again only when the path changes: a list's filters live in the query string,
+ * and a filter change should not re-render the whole sidebar (B8).
+ */
+const SidebarEntries = memo(function SidebarEntries({
+  user,
+  pathname,
+  onNavigate,
+}: {
+  user: NavUser;
+  pathname: string;
+  onNavigate: () => void;
+}) {
   const items = visibleNavItems(user);
   const main = items.filter((item) => item.section === 'main');
   const bottom = items.filter((item) => item.section === 'bottom');
@@ -92,4 +109,4 @@ export function SidebarNav({ user, onNavigate }: { user: NavUser; onNavigate: ()
       )}
     </>
   );
-}
+});

@@ -46,7 +46,10 @@ export function FleetListScreen({
         else next.delete(name);
         return next;
       },
-      { replace: true },
+      // flushSync: the list asks for the new filter's page right away instead of after a
+      // transition's render in slices (the type filter started its request 76–164 ms after the
+      // key, B8).
+      { replace: true, flushSync: true },
     );
   };
 
