@@ -5,6 +5,7 @@ import { signIn } from '../helpers/session.js';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import {
   E2E_ADMIN_EMAIL,
+  E2E_ADMIN_PASSWORD,
   apiToken,
   startServer,
   type RunningServer,
@@ -137,6 +138,46 @@ describe('route guard', () => {
     await page.goto('/home/change-password/');
     await page.waitForURL(/\/login/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('starts a signed-out visitor at /login before the page’s own files, and returns them to that page after signing in', async () => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    const firstIndex = (pattern: RegExp) => scripts.findIndex((path) => pattern.test(path));
+    await page.goto('/home/nodes?status=true');
+    await page.waitForURL(/\/login$/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // ADR 32: the URL moved before the router started, so the sign-in page's files came first;
+    // the devices screen and the home layout are fetched only after it (preloaded once the
+    // sign-in page is idle, or on the way back after signing in).
+    const loginAt = firstIndex(/\/login\.route-/);
+    expect(loginAt).toBeGreaterThanOrEqual(0);
+    const layoutAt = firstIndex(/\/home\.layout-/);
+    expect(layoutAt === -1 || layoutAt > loginAt).toBe(true);
+
+    await page.getByLabel('Email').fill(E2E_ADMIN_EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/home\/nodes\?status=true$/);
+    await page.getByRole('heading', { name: 'Devices', level: 1 }).waitFor();
+    expect(firstIndex(/\/home\.layout-/)).toBeGreaterThan(loginAt);
+    expect(firstIndex(/\/devices\.route-/)).toBeGreaterThan(loginAt);
+    // Preloaded or not, each module was downloaded once.
+    expect(scripts.filter((path) => /\/devices\.route-/.test(path))).toHaveLength(1);
+  });
+
+  it('still sends a browser whose stored session the server no longer has through the guard, and back', async () => {
+    await signIn(page);
+    await context.clearCookies();
+    await page.goto('/home/nodes?type=Refrigerator');
+    await page.waitForURL(/\/login$/);
+    await page.getByLabel('Email').fill(E2E_ADMIN_EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/home\/nodes\?type=Refrigerator$/);
+    await page.getByRole('heading', { name: 'Devices', level: 1 }).waitFor();
   });
 
   it('shows the unauthorised page with a way back to login', async () => {

@@ -9,12 +9,15 @@ import { AppProviders } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { createAppRouter } from './app/router';
 import { installSessionHandling } from './app/session-wiring';
+import { preloadPageAfterSignIn, startSignedOutVisitorAtLogin } from './app/signed-out-start';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html must contain #root');
 
+const turnedAwayFrom = startSignedOutVisitorAtLogin();
 const queryClient = createQueryClient();
 const router = createAppRouter();
+if (turnedAwayFrom !== null) preloadPageAfterSignIn(router, turnedAwayFrom);
 installSessionHandling(router, queryClient);
 
 createRoot(container).render(

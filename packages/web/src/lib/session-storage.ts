@@ -21,6 +21,11 @@ function storage(): Storage | null {
   }
 }
 
+/** Whether this browser lets the app keep the session's expiry (storage can be disabled). */
+export function canStoreSession(): boolean {
+  return storage() !== null;
+}
+
 /** The stored access-token expiry, or null when this browser holds no session. */
 export function readStoredExpiry(): number | null {
   try {
