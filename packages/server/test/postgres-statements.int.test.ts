@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation, selectValueRows, type DatabaseHandle } from '../src/db/database.js';
+import { GENERIC_PLAN_MARK } from '../src/db/postgres-statements.js';
 import { runFixedQuery } from '../src/db/raw-query.js';
 import { DIALECTS, openTestDatabase } from './helpers/test-server.js';
 
@@ -76,6 +77,43 @@ describe.each(DIALECTS)('fixed statements on %s', (dialect) => {
       await sql`select label from fixed_t where id = ${2}`.execute(connection);
       const second = await prepared();
       expect(second).toEqual(first);
+    });
+  });
+
+  it('run a marked statement with generic plans and the rest with PostgreSQL’s choice, also after a rollback (ADR 33)', async () => {
+    await handle.db.connection().execute(async (connection) => {
+      const mode = async () =>
+        (await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(connection)).rows[0]!
+          .plan_cache_mode;
+      const usage = async (fragment: string) =>
+        (
+          await sql<{ generic_plans: number; custom_plans: number }>`
+            select generic_plans, custom_plans from pg_prepared_statements
+            where statement like ${`%${fragment}%`}`.execute(connection)
+        ).rows.map((row) => [Number(row.generic_plans), Number(row.custom_plans)]);
+      const marked = `${GENERIC_PLAN_MARK}select id, label from fixed_t where id >= ? order by id`;
+      const plain = 'select id, label from fixed_t where id < ? order by id';
+      for (let run = 0; run < 3; run += 1) {
+        await selectValueRows(connection, marked, [run], ['id', 'label']);
+        expect(await mode()).toBe('force_generic_plan');
+        await selectValueRows(connection, plain, [run], ['id', 'label']);
+        expect(await mode()).toBe('auto');
+      }
+      // Three runs each: the marked one planned once for all values, the plain one per value
+      // (PostgreSQL plans the first five runs of a statement for their values).
+      expect(await usage('where id >= $1')).toEqual([[3, 0]]);
+      expect(await usage('where id < $1')).toEqual([[0, 3]]);
+
+      // A SET inside a transaction that rolls back is undone: the next marked statement sets
+      // the mode again instead of trusting what it last set.
+      await selectValueRows(connection, plain, [1], ['id', 'label']);
+      await sql`begin`.execute(connection);
+      await selectValueRows(connection, marked, [1], ['id', 'label']);
+      expect(await mode()).toBe('force_generic_plan');
+      await sql`rollback`.execute(connection);
+      expect(await mode()).toBe('auto');
+      await selectValueRows(connection, marked, [1], ['id', 'label']);
+      expect(await mode()).toBe('force_generic_plan');
     });
   });
 

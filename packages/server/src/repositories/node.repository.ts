@@ -2,6 +2,7 @@ import type { NodeStatus } from '@fleetdeck/contract';
 import type { Kysely, Transaction } from 'kysely';
 import { selectValueRows } from '../db/database.js';
 import type { Database, NodeFacetCountsTable, NodesTable } from '../db/schema.js';
+import { GENERIC_PLAN_MARK } from '../db/postgres-statements.js';
 import { runFixedQuery } from '../db/raw-query.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -94,6 +95,20 @@ function filterConditions(filter: NodeFilter): SqlConditions {
     );
   }
   return { clauses, values };
+}
+
+/**
+ * Whether a list's plan is the same whatever the filter's value and the cursor are: no condition,
+ * or exactly one that an index in node-id order answers (the status, a facet, the serial, an id or
+ * id prefix, one tag, one group). The page then walks that index and stops after `limit` rows.
+ * With two conditions or more the best index depends on how rare each value is, and the user's
+ * own-nodes filter reads a union; those are planned for their values (ADR 33).
+ */
+function planIsValueIndependent(filter: NodeFilter): boolean {
+  const keys = Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key as keyof NodeFilter);
+  return keys.length === 0 || (keys.length === 1 && keys[0] !== 'userId');
 }
 
 /** ` where a and b …`, or nothing when there is no condition. */
@@ -223,8 +238,9 @@ function listQuery(
   const select = withDocuments ? SELECT_WITH_DOCUMENTS : SELECT_WITHOUT_DOCUMENTS;
   const extra = scalar ? `, (${scalar.text}) as scalar_value` : '';
   const where = whereText(conditions.clauses);
+  const mark = planIsValueIndependent(filter) ? GENERIC_PLAN_MARK : '';
   return {
-    text: `select ${select}${extra} from nodes${where} order by nodes.node_id limit ?`,
+    text: `${mark}select ${select}${extra} from nodes${where} order by nodes.node_id limit ?`,
     // The scalar's placeholders come first in the text: it is in the select list.
     values: [...(scalar?.values ?? []), ...conditions.values, limit + 1],
   };
@@ -384,12 +400,35 @@ export async function explainListNodes(
   postgres: boolean,
 ): Promise<string> {
   const { text, values } = listQuery(filter, '', 10, false);
+  const lines = (rows: readonly Record<string, unknown>[]) =>
+    rows.map((row) => Object.values(row).join(' ')).join('\n');
+  if (postgres && text.startsWith(GENERIC_PLAN_MARK)) {
+    // PostgreSQL 15 explains a statement with bound values as a custom plan; the generic plan
+    // the list runs with (ADR 33) shows only through a prepared statement executed in that mode.
+    // (In a transaction: SET LOCAL ends with it, and the pool's record of the mode stays true.)
+    const query = text.slice(GENERIC_PLAN_MARK.length);
+    await runFixedQuery(db, 'SET LOCAL plan_cache_mode = force_generic_plan', []);
+    await runFixedQuery(db, `PREPARE fleetdeck_explain_list AS ${query}`, []);
+    try {
+      // EXECUTE's arguments inside EXPLAIN cannot be bound parameters: quoted literals, typed by
+      // the prepared statement (this runs for tests, on values they choose).
+      const literals = values.map((value) => `'${String(value).replace(/'/g, "''")}'`).join(', ');
+      const explained = await runFixedQuery<Record<string, unknown>>(
+        db,
+        `EXPLAIN EXECUTE fleetdeck_explain_list(${literals})`,
+        [],
+      );
+      return lines(explained.rows);
+    } finally {
+      await runFixedQuery(db, 'DEALLOCATE fleetdeck_explain_list', []);
+    }
+  }
   const explained = await runFixedQuery<Record<string, unknown>>(
     db,
     `${postgres ? 'EXPLAIN ' : 'EXPLAIN QUERY PLAN '}${text}`,
     values,
   );
-  return explained.rows.map((row) => Object.values(row).join(' ')).join('\n');
+  return lines(explained.rows);
 }
 
 /** A node by id. */
