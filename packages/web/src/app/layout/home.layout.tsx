@@ -19,6 +19,10 @@ const NAVBAR_WIDTH = 280;
 
 const PADDING = { base: 'md', sm: 'lg' } as const;
 
+// Neither takes props from the shell: memoised, they stay as they are when the route re-renders.
+const UpdateModal = memo(DashboardUpdateModal);
+const StatusStream = memo(NodeStatusStream);
+
 /*
  * The header and footer are memoised: a list's filters live in the query string, and each
  * change re-renders the route's layout; the shell around the page stays as it is (B8).
@@ -94,8 +98,8 @@ function DashboardShell() {
       navbar={{ width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
       padding={PADDING}
     >
-      <NodeStatusStream enabled={user.permissions.includes('nodes.read')} />
-      <DashboardUpdateModal />
+      <StatusStream enabled={user.permissions.includes('nodes.read')} />
+      <UpdateModal />
       <ShellHeader
         user={user}
         navOpened={navOpened}

@@ -1,6 +1,7 @@
 import { SEARCH_MAX_LENGTH } from '@fleetdeck/contract';
 import { CloseButton, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
+import classes from './filter-field.module.css';
 
 /** A search box (max 64 characters) with a clear button; Enter searches at once. */
 export function SearchInput({
@@ -23,7 +24,8 @@ export function SearchInput({
   return (
     <TextInput
       size="sm"
-      w={{ base: '100%', xs: width }}
+      className={classes.field}
+      style={{ '--filter-field-width': `${width}px` }}
       type="search"
       name={name}
       label={label}

@@ -1,6 +1,7 @@
 import { NativeSelect } from '@mantine/core';
 import { NODE_LABELS } from '../labels';
 import type { TypeOption } from '../model/filters';
+import classes from './filter-field.module.css';
 
 /** The device-type dropdown. */
 export function TypeSelect({
@@ -15,7 +16,8 @@ export function TypeSelect({
   return (
     <NativeSelect
       size="sm"
-      w={{ base: '100%', xs: 180 }}
+      className={classes.field}
+      style={{ '--filter-field-width': '180px' }}
       label={NODE_LABELS.deviceType}
       data={options.map((option) => ({ value: option.value, label: option.label }))}
       value={value}
