@@ -168,6 +168,21 @@ describe('route guard', () => {
     expect(scripts.filter((path) => /\/devices\.route-/.test(path))).toHaveLength(1);
   });
 
+  it('asks who the user is once on a signed-in page load', async () => {
+    await signIn(page);
+    await page.goto('/home/nodes');
+    await page.getByRole('heading', { name: 'Devices', level: 1 }).waitFor();
+    const probes: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/user') probes.push(request.method());
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Devices', level: 1 }).waitFor();
+    await page.locator('[data-testid="node-table"]').waitFor();
+    // main.tsx asks at start (ADR 32); the session guard then reads that answer, not a second one.
+    expect(probes).toEqual(['GET']);
+  });
+
   it('still sends a browser whose stored session the server no longer has through the guard, and back', async () => {
     await signIn(page);
     await context.clearCookies();

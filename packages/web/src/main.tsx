@@ -9,7 +9,11 @@ import { AppProviders } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { createAppRouter } from './app/router';
 import { installSessionHandling } from './app/session-wiring';
-import { preloadPageAfterSignIn, startSignedOutVisitorAtLogin } from './app/signed-out-start';
+import {
+  preloadPageAfterSignIn,
+  probeSessionEarly,
+  startSignedOutVisitorAtLogin,
+} from './app/signed-out-start';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html must contain #root');
@@ -19,6 +23,7 @@ const queryClient = createQueryClient();
 const router = createAppRouter();
 if (turnedAwayFrom !== null) preloadPageAfterSignIn(router, turnedAwayFrom);
 installSessionHandling(router, queryClient);
+probeSessionEarly(queryClient);
 
 createRoot(container).render(
   <StrictMode>

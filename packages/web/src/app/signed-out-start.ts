@@ -1,4 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { UNSAFE_createBrowserHistory, matchRoutes, type DataRouter } from 'react-router';
+import { currentUserQueryOptions } from '../features/auth/api/current-user.query';
 import { LOGIN_PATH, isSignedInPath } from '../lib/paths';
 import { hasStoredSession } from '../lib/session';
 import { canStoreSession } from '../lib/session-storage';
@@ -72,4 +74,15 @@ export function preloadPageAfterSignIn(router: DataRouter, path: string): void {
     unsubscribe();
     whenIdle();
   });
+}
+
+/**
+ * On a page load of a signed-in page by a browser that holds a session: asks the server who the
+ * user is (GET /v1/user, and the contract schemas it is checked with) at once, while the page's
+ * modules download. The session guard then finds the answer in the query cache instead of asking
+ * only after the home layout and the page have loaded (B7: ~0.2–0.4 s later on this machine).
+ */
+export function probeSessionEarly(queryClient: QueryClient): void {
+  if (!isSignedInPath(window.location.pathname) || !hasStoredSession()) return;
+  void queryClient.prefetchQuery(currentUserQueryOptions());
 }
