@@ -40,7 +40,8 @@ const ROLLBACK = /^\s*rollback\b/i;
 
 /**
  * Marks a fixed PostgreSQL text to run as a named prepared statement: each pooled connection
- * parses and plans it once and afterwards only binds and executes it.
+ * parses it once and afterwards binds and executes it (planned once too only when it carries
+ * `GENERIC_PLAN_MARK`; otherwise PostgreSQL chooses, ADR 33).
  */
 export function nameFixedStatement(text: string): void {
   if (!statementNames.has(text)) statementNames.set(text, `fleetdeck_${statementNames.size + 1}`);
