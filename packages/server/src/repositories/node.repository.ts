@@ -105,10 +105,15 @@ function filterConditions(filter: NodeFilter): SqlConditions {
  * own-nodes filter reads a union; those are planned for their values (ADR 33).
  */
 function planIsValueIndependent(filter: NodeFilter): boolean {
-  const keys = Object.entries(filter)
+  const keys = setFilterKeys(filter);
+  return keys.length === 0 || (keys.length === 1 && keys[0] !== 'userId');
+}
+
+/** The filter's conditions that are set, by name. */
+function setFilterKeys(filter: NodeFilter): (keyof NodeFilter)[] {
+  return Object.entries(filter)
     .filter(([, value]) => value !== undefined)
     .map(([key]) => key as keyof NodeFilter);
-  return keys.length === 0 || (keys.length === 1 && keys[0] !== 'userId');
 }
 
 /** ` where a and b …`, or nothing when there is no condition. */
@@ -320,8 +325,7 @@ function onlyMembership(
 ):
   | { table: 'node_tags' | 'node_group_members'; key: 'tag' | 'group_id'; value: string }
   | undefined {
-  const set = Object.entries(filter).filter(([, value]) => value !== undefined);
-  if (set.length !== 1) return undefined;
+  if (setFilterKeys(filter).length !== 1) return undefined;
   if (filter.tag !== undefined) return { table: 'node_tags', key: 'tag', value: filter.tag };
   if (filter.groupId !== undefined)
     return { table: 'node_group_members', key: 'group_id', value: filter.groupId };
@@ -335,9 +339,10 @@ function onlyMembership(
 function singleFacet(
   filter: NodeFilter,
 ): { facet: NodeFacetCountsTable['facet']; value: string } | undefined {
-  const set = Object.entries(filter).filter(([, value]) => value !== undefined);
-  if (set.length !== 1) return undefined;
-  const [key, value] = set[0] as [keyof NodeFilter, string];
+  const keys = setFilterKeys(filter);
+  if (keys.length !== 1) return undefined;
+  const key = keys[0]!;
+  const value = filter[key] as string;
   switch (key) {
     case 'type':
       return { facet: 'type', value };
@@ -364,9 +369,7 @@ function singleFacet(
  * one (no row when it was never written, i.e. 0), a COUNT otherwise. One row, one column `n`.
  */
 export function countQuery(filter: NodeFilter): SqlText {
-  const keys = Object.entries(filter)
-    .filter(([, value]) => value !== undefined)
-    .map(([key]) => key);
+  const keys = setFilterKeys(filter);
   if (keys.length === 0 || (keys.length === 1 && keys[0] === 'status')) {
     return counterQuery(filter.status ?? 'total');
   }
