@@ -27,6 +27,14 @@ const CYCLES = Number(process.env.BENCH_CYCLES ?? (SMOKE ? 1 : 3));
 const NEXTS = Number(process.env.BENCH_NEXTS ?? (SMOKE ? 5 : 10));
 /** An operator's pause between actions (the list fetches the next page ahead meanwhile). */
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 250);
+/**
+ * Diagnosis: `BENCH_PROFILE_STEP=<step name>` records a CPU profile of the page during each such
+ * step (sampled every 100 µs) and prints the main thread's work (CDP Performance metrics) and the
+ * functions with the most self time; with `BENCH_PROFILE_DIR` the `.cpuprofile` files and a
+ * Chromium trace of the step (`.trace.json`) are kept there (open them in DevTools).
+ */
+const PROFILE_STEP = process.env.BENCH_PROFILE_STEP;
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const STEP_TIMEOUT_MS = 20_000;
 const MB = 1_000_000;
 const TARGETS = { js_heap_mb: 100, dom_elements: 1500, click_to_rendered_ms: 150 };
@@ -131,6 +139,56 @@ function readStep() {
   };
 }
 
+const TASK_METRICS = [
+  'TaskDuration',
+  'ScriptDuration',
+  'RecalcStyleDuration',
+  'LayoutDuration',
+  'RecalcStyleCount',
+  'LayoutCount',
+];
+let metricsBefore;
+
+async function taskMetrics(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(
+    TASK_METRICS.map((name) => [name, metrics.find((m) => m.name === name)?.value ?? 0]),
+  );
+}
+
+async function startProfile(cdp) {
+  metricsBefore = await taskMetrics(cdp);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+}
+
+/** Stops the profile and prints the 15 functions with the most self time (ms). */
+async function stopProfile(cdp, label) {
+  const { profile } = await cdp.send('Profiler.stop');
+  const metricsAfter = await taskMetrics(cdp);
+  // The main thread's work during the step (durations in ms; counts as they are).
+  const work = TASK_METRICS.map((name) => {
+    const delta = metricsAfter[name] - metricsBefore[name];
+    return `${name} ${name.endsWith('Count') ? delta : round(delta * 1000, 1)}`;
+  });
+  if (PROFILE_DIR) {
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    const file = `${PROFILE_DIR}/${label.replace(/[^\w-]+/g, '_')}.cpuprofile`;
+    fs.writeFileSync(file, JSON.stringify(profile));
+  }
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  for (let i = 0; i < profile.samples.length; i += 1) {
+    const { functionName, url, lineNumber } = nodes.get(profile.samples[i]).callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[i] / 1000);
+  }
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.error(`browser-lists profile ${label}: ${work.join(', ')}`);
+  for (const [key, ms] of top) console.error(`  ${round(ms, 1)} ms  ${key}`);
+}
+
 async function sample(page, cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
   const metric = (name) => metrics.find((m) => m.name === name)?.value ?? null;
@@ -155,11 +213,30 @@ async function walk(page, cdp, baseUrl, cycle, steps) {
 
   /** One measured action: arm, act, wait for the rows to change and be drawn, sample. */
   const step = async (name, action) => {
+    const profiling = name === PROFILE_STEP;
     await page.evaluate(arm);
+    if (profiling && PROFILE_DIR) {
+      await page
+        .context()
+        .browser()
+        .startTracing(page, {
+          path: `${PROFILE_DIR}/${cycle}-${steps.length}-${name.replace(/\W+/g, '_')}.trace.json`,
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'blink.user_timing',
+            'v8.execute',
+            'toplevel',
+          ],
+        });
+    }
+    if (profiling) await startProfile(cdp);
     await action();
     await page.waitForFunction(() => window.__b8.painted !== null, undefined, {
       timeout: STEP_TIMEOUT_MS,
     });
+    if (profiling) await stopProfile(cdp, `${cycle}-${steps.length}-${name}`);
+    if (profiling && PROFILE_DIR) await page.context().browser().stopTracing();
     const timing = await page.evaluate(readStep);
     const row = {
       cycle,
@@ -245,7 +322,9 @@ async function main() {
   const started = Date.now();
   const dataDir = benchTempDir();
   console.error(`browser-lists: loading ${N} nodes`);
-  const seeded = await seededSqliteServer(dataDir, N);
+  // BENCH_WEB_DIST_DIR: another build of the dashboard (e.g. an unminified one for profiles).
+  const webDist = process.env.BENCH_WEB_DIST_DIR;
+  const seeded = await seededSqliteServer(dataDir, N, webDist ? { WEB_DIST_DIR: webDist } : {});
   const { server } = seeded;
   console.error(`browser-lists: ${N} nodes in ${round(seeded.insertS, 1)} s; browser walk`);
   let browser;

@@ -107,6 +107,30 @@ describe('apiRequest', () => {
     expect(onSessionLost).toHaveBeenCalledTimes(1);
   });
 
+  it("sends the request in the caller's task when the session layer has nothing to wait for", async () => {
+    configureApiClient({ beforeRequest: () => undefined });
+    fetchMock.mockImplementation(() => Promise.resolve(reply(200, {})));
+    const pending = apiRequest('/v1/admin/nodes?num_records=10');
+    // Nothing awaited yet: the request is already out (a filter's key handler sends it before
+    // the render, B8).
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await expect(pending).resolves.toEqual({});
+
+    let release = () => undefined as void;
+    configureApiClient({
+      beforeRequest: () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+    });
+    const waiting = apiRequest('/v1/user');
+    await Promise.resolve();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    release();
+    await expect(waiting).resolves.toEqual({});
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
   it('waits for the session layer before a call that needs a session', async () => {
     const order: string[] = [];
     configureApiClient({

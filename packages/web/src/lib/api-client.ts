@@ -35,8 +35,11 @@ export type SessionRecovery = 'retry' | 'lost' | 'unknown';
 
 /** What the session layer plugs into the client (set once at start-up, see lib/session.ts). */
 export interface ApiClientHooks {
-  /** Awaited before every non-public call, so a due token refresh runs first. */
-  beforeRequest: () => Promise<void>;
+  /**
+   * Before every non-public call: what it must wait for (a due token refresh), or undefined
+   * when it may go out at once, without leaving the caller's task.
+   */
+  beforeRequest: () => Promise<void> | undefined;
   /** Whether this browser believes it holds a session. */
   hasSession: () => boolean;
   /**
@@ -51,7 +54,7 @@ export interface ApiClientHooks {
 }
 
 let hooks: ApiClientHooks = {
-  beforeRequest: () => Promise.resolve(),
+  beforeRequest: () => undefined,
   hasSession: () => false,
   sessionStamp: () => null,
   recoverSession: () => Promise.resolve('lost'),
@@ -111,7 +114,10 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
  */
 export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
   const { session = 'session' } = options;
-  if (session !== 'public') await hooks.beforeRequest();
+  // Awaited only when there is something to wait for: otherwise the request is sent before this
+  // function first yields, i.e. in the caller's task.
+  const wait = session === 'public' ? undefined : hooks.beforeRequest();
+  if (wait) await wait;
 
   for (let attempt = 0; ; attempt += 1) {
     const stamp = hooks.sessionStamp();
@@ -139,7 +145,15 @@ export async function apiJson<S extends z.ZodType>(
   schema: S,
   options: RequestOptions = {},
 ): Promise<z.output<S>> {
-  const payload = await apiRequest(path, options);
+  return checkContract(path, schema, await apiRequest(path, options));
+}
+
+/** Checks an answer of `path` against its contract schema; a mismatch is a generic failure. */
+export function checkContract<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  payload: unknown,
+): z.output<S> {
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
     // The server broke the contract; show the generic message, keep the detail for developers.

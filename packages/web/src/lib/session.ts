@@ -136,16 +136,23 @@ export function refreshSession(force = false): Promise<void> {
   return inFlight;
 }
 
-/** Awaited before each call: wait for a running refresh, or refresh first if the token is spent. */
-export async function ensureFreshSession(): Promise<void> {
-  if (inFlight) {
-    await inFlight;
-    return;
-  }
+/**
+ * What a call must wait for before it goes out: a running refresh, or a refresh started now if
+ * the token is spent. Undefined when nothing is due, so the call can be sent in the same task
+ * (a list's request leaves inside the input's event handler, before the render; B8).
+ */
+export function sessionWaitBeforeRequest(): Promise<void> | undefined {
+  if (inFlight) return inFlight;
   const expiresAt = readStoredExpiry();
   if (expiresAt !== null && !ended && mustRefreshBeforeRequest(expiresAt, Date.now())) {
-    await refreshSession();
+    return refreshSession();
   }
+  return undefined;
+}
+
+/** Awaited before a connection that needs a session (the event stream). */
+export async function ensureFreshSession(): Promise<void> {
+  await sessionWaitBeforeRequest();
 }
 
 /**
@@ -223,7 +230,7 @@ function onStorage(event: StorageEvent): void {
 export function startSessionKeeper(next: SessionCallbacks): void {
   callbacks = next;
   configureApiClient({
-    beforeRequest: ensureFreshSession,
+    beforeRequest: sessionWaitBeforeRequest,
     hasSession: hasStoredSession,
     sessionStamp: readStoredExpiry,
     recoverSession,

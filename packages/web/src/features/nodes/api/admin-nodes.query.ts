@@ -1,6 +1,6 @@
 import type { AdminNodesList, AdminNodesQuery } from '@fleetdeck/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiRequest, checkContract } from '../../../lib/api-client';
 import { loadSchemas } from '../../../lib/lazy-schemas';
 import { useCurrentUser } from '../../auth/api/current-user.query';
 import { nodeKeys } from './nodes.keys';
@@ -49,15 +49,22 @@ export function adminNodesPath(request: AdminNodesRequest): string {
   return `${ADMIN_NODES_PATH}?${params.toString()}`;
 }
 
-/** GET /v1/admin/nodes: one cursor page of the fleet, checked against the contract. */
+/**
+ * GET /v1/admin/nodes: one cursor page of the fleet, checked against the contract. The request
+ * is sent before anything is awaited, i.e. in the caller's task (a filter's input handler, B8);
+ * the schemas' chunk loads meanwhile.
+ */
 export async function fetchAdminNodes(
   request: AdminNodesRequest,
   signal?: AbortSignal,
 ): Promise<AdminNodesList> {
-  const { AdminNodesListSchema, UserNodesListSchema } = await loadSchemas();
-  const options = signal ? { signal } : {};
-  if (!request.own) return apiJson(adminNodesPath(request), AdminNodesListSchema, options);
-  const own = await apiJson(adminNodesPath(request), UserNodesListSchema, options);
+  const path = adminNodesPath(request);
+  const [payload, schemas] = await Promise.all([
+    apiRequest(path, signal ? { signal } : {}),
+    loadSchemas(),
+  ]);
+  if (!request.own) return checkContract(path, schemas.AdminNodesListSchema, payload);
+  const own = checkContract(path, schemas.UserNodesListSchema, payload);
   return {
     nodes: own.nodes,
     node_info: own.node_details ?? [],

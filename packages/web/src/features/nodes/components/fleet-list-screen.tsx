@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAddToGroup } from '../../groups/components/add-to-group-launcher';
 import type { AdminNodesFilters } from '../api/admin-nodes.query';
@@ -9,12 +9,20 @@ import {
   typeFromParam,
   type TypeOption,
 } from '../model/filters';
-import { NodeListPanel } from './node-list-panel';
+import { NodeListPanel, type NodeListHandle } from './node-list-panel';
 import { NodeScreen } from './node-screen';
 import { SearchInput } from './search-input';
 import { StatusFilterBadge } from './status-filter-badge';
 import { TypeSelect } from './type-select';
 import { useSearchFilter } from './use-search-filter';
+
+/** The query string with one parameter set (or removed when empty). */
+function withParam(params: URLSearchParams, name: string, value: string | undefined) {
+  const next = new URLSearchParams(params);
+  if (value) next.set(name, value);
+  else next.delete(name);
+  return next;
+}
 
 /**
  * Devices list, Graphs and Device reports (fleet-management §2, access §2): the `status` and
@@ -32,20 +40,24 @@ export function FleetListScreen({
   actions?: (filters: AdminNodesFilters) => ReactNode;
 }) {
   const [params, setParams] = useSearchParams();
+  const list = useRef<NodeListHandle>(null);
   const search = useSearchFilter();
   const addToGroup = useAddToGroup();
-  const status = statusFromParam(params.get('status'));
   const hasAll = typeOptions.some((option) => option.value === '');
-  const type = typeFromParam(params.get('type')) ?? (hasAll ? undefined : typeOptions[0]?.value);
+  const filtersOf = (query: URLSearchParams) => ({
+    node_status: statusFromParam(query.get('status')),
+    type: typeFromParam(query.get('type')) ?? (hasAll ? undefined : typeOptions[0]?.value),
+    search: search.applied,
+  });
+  const current = filtersOf(params);
+  const { node_status: status, type } = current;
+  const filters: AdminNodesFilters = current;
 
-  const setParam = (name: string, value: string | undefined) => {
+  const setParam = (name: 'status' | 'type', value: string | undefined) => {
+    // The first page of the new filters is asked for before the render (B8).
+    list.current?.prefetchFirstPage(filtersOf(withParam(params, name, value)));
     setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
+      (current) => withParam(current, name, value),
       // flushSync: the list asks for the new filter's page right away instead of after a
       // transition's render in slices (the type filter started its request 76–164 ms after the
       // key, B8).
@@ -53,11 +65,10 @@ export function FleetListScreen({
     );
   };
 
-  const filters: AdminNodesFilters = { node_status: status, type, search: search.applied };
-
   return (
     <NodeScreen title={title}>
       <NodeListPanel
+        ref={list}
         filters={filters}
         emptyMessage={emptyFleetMessage(filters)}
         groupButtonLabel={NODE_LABELS.addToDeviceGroup}

@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { IconFolderPlus, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { memo, useEffect, useImperativeHandle, useState, type ReactNode, type Ref } from 'react';
 import { readCookie } from '../../../lib/cookies';
 import {
   adminNodesQueryOptions,
@@ -39,9 +39,23 @@ import { NodeTable } from './node-table';
 import { NodeTablePager } from './node-table-pager';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { useStableHandler } from '../../../lib/use-stable-handler';
+
+/** What a screen may ask of its list besides rendering it. */
+export interface NodeListHandle {
+  /**
+   * Starts loading the first page for these filters at once, in the input's own event handler,
+   * so the request is on its way while the screen renders the change (B8: a device-type key used
+   * to send its request only after that render, 12–30 ms later). The list then finds the request
+   * in flight (or its answer in the cache) under the same query key.
+   */
+  prefetchFirstPage(filters: AdminNodesFilters): void;
+}
 
 export interface NodeListPanelProps {
   filters: AdminNodesFilters;
+  /** Receives the list's handle (see NodeListHandle). */
+  ref?: Ref<NodeListHandle>;
   emptyMessage: string;
   /** Filter controls, left of the list's own buttons. */
   controls?: ReactNode;
@@ -74,6 +88,62 @@ function diagnosticsLinksOn(): boolean {
   return readCookie(MARKER_COOKIES.diagnostics) === 'true';
 }
 
+/** The list's buttons: refresh, the screen's own actions and the group button. */
+const ListActions = memo(function ListActions({
+  enabled,
+  refreshing,
+  onRefresh,
+  actions,
+  groupButtonLabel,
+  nothingSelected,
+  onAddToGroup,
+}: {
+  enabled: boolean;
+  refreshing: boolean;
+  onRefresh: () => void;
+  actions: ReactNode;
+  groupButtonLabel: string | undefined;
+  nothingSelected: boolean;
+  onAddToGroup: () => void;
+}) {
+  return (
+    <Group gap="sm" wrap="wrap" align="flex-end">
+      <Tooltip label={NODE_LABELS.refresh} withArrow>
+        <ActionIcon
+          variant="default"
+          size={36}
+          aria-label={NODE_LABELS.refresh}
+          onClick={onRefresh}
+          loading={refreshing}
+          disabled={!enabled}
+        >
+          <IconRefresh size={18} aria-hidden="true" />
+        </ActionIcon>
+      </Tooltip>
+      {actions}
+      {groupButtonLabel !== undefined && (
+        <Button
+          leftSection={<IconFolderPlus size={16} aria-hidden="true" />}
+          disabled={nothingSelected}
+          onClick={onAddToGroup}
+        >
+          {groupButtonLabel}
+        </Button>
+      )}
+    </Group>
+  );
+});
+
+/** The request of one page: the screen's filters, the page size and the page's cursor. */
+function listRequest(
+  filters: AdminNodesFilters,
+  pageSize: number,
+  cursor: string | undefined,
+  own: boolean,
+): AdminNodesRequest {
+  return { ...filters, num_records: pageSize, start_id: cursor, ...(own ? { own } : {}) };
+}
+
 /**
  * A node list with cursor paging (spec §4), page sizes 5/10/15/25 (default 10), refresh,
  * selection, loading, error and empty states. The screen owns the filters; a change of filters
@@ -81,6 +151,7 @@ function diagnosticsLinksOn(): boolean {
  */
 export function NodeListPanel({
   filters,
+  ref,
   emptyMessage,
   controls,
   actions,
@@ -103,12 +174,7 @@ export function NodeListPanel({
   const selected = selection.key === filterKey ? selection.value : new Set<string>();
 
   const own = useOwnNodesOnly();
-  const request: AdminNodesRequest = {
-    ...filters,
-    num_records: pageSize,
-    start_id: currentCursor(stack),
-    ...(own ? { own } : {}),
-  };
+  const request = listRequest(filters, pageSize, currentCursor(stack), own);
   const query = useAdminNodes(request, { enabled });
   const page = query.data;
   const stale = query.isPlaceholderData;
@@ -123,32 +189,55 @@ export function NodeListPanel({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enabled, nextId, pagingKey, queryClient]);
 
-  const toggle = useCallback(
-    (nodeId: string, checked: boolean) => {
-      setSelection((current) => {
-        const ids = new Set(current.key === filterKey ? current.value : []);
-        if (checked) ids.add(nodeId);
-        else ids.delete(nodeId);
-        return { key: filterKey, value: ids };
-      });
-    },
-    [filterKey],
+  useImperativeHandle(
+    ref,
+    () => ({
+      prefetchFirstPage(next: AdminNodesFilters) {
+        if (!enabled) return;
+        void queryClient.prefetchQuery(
+          adminNodesQueryOptions(listRequest(next, pageSize, undefined, own)),
+        );
+      },
+    }),
+    [enabled, pageSize, own, queryClient],
   );
 
-  const toggleAll = (checked: boolean) => {
+  // Stable handlers: a change of filters re-renders the rows, the pager and the buttons only
+  // where their own props change (B8).
+  const toggle = useStableHandler((nodeId: string, checked: boolean) => {
+    setSelection((current) => {
+      const ids = new Set(current.key === filterKey ? current.value : []);
+      if (checked) ids.add(nodeId);
+      else ids.delete(nodeId);
+      return { key: filterKey, value: ids };
+    });
+  });
+
+  const toggleAll = useStableHandler((checked: boolean) => {
     const ids = new Set(selected);
     for (const node of page?.node_info ?? []) {
       if (checked) ids.add(node.node_id);
       else ids.delete(node.node_id);
     }
     setSelection({ key: filterKey, value: ids });
-  };
+  });
 
-  const refresh = () => {
+  const refresh = useStableHandler(() => {
     // Other cached pages may be out of date too; they reload when next shown.
     void queryClient.invalidateQueries({ queryKey: nodeKeys.lists(), refetchType: 'none' });
     void query.refetch();
-  };
+  });
+
+  const addToGroup = useStableHandler(() =>
+    onAddToGroup?.([...selected], () => setSelection({ key: filterKey, value: new Set() })),
+  );
+  const prev = useStableHandler(() => setPaging({ key: pagingKey, value: goPrev(stack) }));
+  const next = useStableHandler(() => {
+    if (canGoNext(nextId)) setPaging({ key: pagingKey, value: goNext(stack, nextId) });
+  });
+  const changePageSize = useStableHandler((size: number) =>
+    setPageSize(toPageSize(size, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE)),
+  );
 
   const showTable = enabled || idle === undefined;
   const rows = query.isError ? undefined : page?.node_info;
@@ -161,34 +250,15 @@ export function NodeListPanel({
             <Group align="flex-end" gap="sm" wrap="wrap" style={{ flex: '1 1 auto' }}>
               {controls}
             </Group>
-            <Group gap="sm" wrap="wrap" align="flex-end">
-              <Tooltip label={NODE_LABELS.refresh} withArrow>
-                <ActionIcon
-                  variant="default"
-                  size={36}
-                  aria-label={NODE_LABELS.refresh}
-                  onClick={refresh}
-                  loading={enabled && query.isFetching && !query.isPending}
-                  disabled={!enabled}
-                >
-                  <IconRefresh size={18} aria-hidden="true" />
-                </ActionIcon>
-              </Tooltip>
-              {actions}
-              {groupButtonLabel !== undefined && (
-                <Button
-                  leftSection={<IconFolderPlus size={16} aria-hidden="true" />}
-                  disabled={selected.size === 0}
-                  onClick={() =>
-                    onAddToGroup?.([...selected], () =>
-                      setSelection({ key: filterKey, value: new Set() }),
-                    )
-                  }
-                >
-                  {groupButtonLabel}
-                </Button>
-              )}
-            </Group>
+            <ListActions
+              enabled={enabled}
+              refreshing={enabled && query.isFetching && !query.isPending}
+              onRefresh={refresh}
+              actions={actions}
+              groupButtonLabel={groupButtonLabel}
+              nothingSelected={selected.size === 0}
+              onAddToGroup={addToGroup}
+            />
           </Group>
           {hint !== undefined && (
             <Text size="sm" c="dimmed" mt="sm">
@@ -233,16 +303,11 @@ export function NodeListPanel({
                 pages={pageCount(query.isError ? undefined : page?.total, pageSize)}
                 canPrev={canGoPrev(stack)}
                 canNext={canGoNext(nextId)}
-                onPrev={() => setPaging({ key: pagingKey, value: goPrev(stack) })}
-                onNext={() => {
-                  if (canGoNext(nextId))
-                    setPaging({ key: pagingKey, value: goNext(stack, nextId) });
-                }}
+                onPrev={prev}
+                onNext={next}
                 pageSize={pageSize}
                 selectedCount={selectable ? selected.size : 0}
-                onPageSize={(size) =>
-                  setPageSize(toPageSize(size, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE))
-                }
+                onPageSize={changePageSize}
               />
             </Box>
           </>

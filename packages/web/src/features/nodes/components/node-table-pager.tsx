@@ -1,10 +1,14 @@
 import { PAGE_SIZES, formatMessage } from '@fleetdeck/contract';
 import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { memo } from 'react';
 import { NODE_LABELS } from '../labels';
 
-/** Prev, 'Page X of Y', Next and the page size (fleet-management §2, §4). */
-export function NodeTablePager({
+/**
+ * Prev, 'Page X of Y', Next and the page size (fleet-management §2, §4). Memoised: with stable
+ * handlers it renders only when the page, the count or the size changes.
+ */
+export const NodeTablePager = memo(function NodeTablePager({
   page,
   pages,
   canPrev,
@@ -74,4 +78,4 @@ export function NodeTablePager({
       </Group>
     </Group>
   );
-}
+});

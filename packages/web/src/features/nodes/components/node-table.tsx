@@ -88,6 +88,48 @@ const NodeRow = memo(function NodeRow({
   );
 });
 
+/** The header row, with select-all of the loaded page; memoised (it changes only with the selection). */
+const NodeTableHead = memo(function NodeTableHead({
+  selectable,
+  allSelected,
+  someSelected,
+  empty,
+  onToggleAll,
+}: {
+  selectable: boolean;
+  allSelected: boolean;
+  someSelected: boolean;
+  empty: boolean;
+  onToggleAll: (checked: boolean) => void;
+}) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {selectable && (
+          <Table.Th w={44}>
+            <input
+              type="checkbox"
+              className={classes.check}
+              checked={allSelected}
+              ref={(box) => {
+                if (box) box.indeterminate = someSelected;
+              }}
+              disabled={empty}
+              onChange={(event) => onToggleAll(event.currentTarget.checked)}
+              aria-label={NODE_LABELS.selectAll}
+            />
+          </Table.Th>
+        )}
+        {COLUMNS.map((column) => (
+          <Table.Th key={column} fz="sm">
+            {column}
+          </Table.Th>
+        ))}
+      </Table.Tr>
+    </Table.Thead>
+  );
+});
+
 /**
  * The node table (fleet-management §2 Devices list): checkbox, Node Device Id, Status dot,
  * Location, Serial no., Version, Type, Model. Plain rows, at most one page (25) of them, so the
@@ -120,30 +162,13 @@ export function NodeTable({
         style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms', whiteSpace: 'nowrap' }}
         data-testid="node-table"
       >
-        <Table.Thead>
-          <Table.Tr>
-            {selectable && (
-              <Table.Th w={44}>
-                <input
-                  type="checkbox"
-                  className={classes.check}
-                  checked={allSelected}
-                  ref={(box) => {
-                    if (box) box.indeterminate = selectedOnPage > 0 && !allSelected;
-                  }}
-                  disabled={loaded.length === 0}
-                  onChange={(event) => onToggleAll(event.currentTarget.checked)}
-                  aria-label={NODE_LABELS.selectAll}
-                />
-              </Table.Th>
-            )}
-            {COLUMNS.map((column) => (
-              <Table.Th key={column} fz="sm">
-                {column}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
+        <NodeTableHead
+          selectable={selectable}
+          allSelected={allSelected}
+          someSelected={selectedOnPage > 0 && !allSelected}
+          empty={loaded.length === 0}
+          onToggleAll={onToggleAll}
+        />
         <Table.Tbody>
           {nodes === undefined &&
             Array.from({ length: skeletonRows }, (_, row) => (

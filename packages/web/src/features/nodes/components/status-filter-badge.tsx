@@ -1,12 +1,13 @@
 import { formatMessage } from '@fleetdeck/contract';
 import { Badge, CloseButton } from '@mantine/core';
+import { memo } from 'react';
 import { NODE_LABELS } from '../labels';
 
 /**
  * Shows that the list is narrowed by the `status` query parameter (a link from the dashboard's
  * online and offline counts), with a way to see every status again.
  */
-export function StatusFilterBadge({
+export const StatusFilterBadge = memo(function StatusFilterBadge({
   status,
   onClear,
 }: {
@@ -33,4 +34,4 @@ export function StatusFilterBadge({
       {formatMessage(NODE_LABELS.statusFilter, { status: word })}
     </Badge>
   );
-}
+});

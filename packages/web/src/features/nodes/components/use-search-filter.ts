@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useStableHandler } from '../../../lib/use-stable-handler';
 import { normaliseSearch } from '../model/search';
 
 /** Typing settles for this long before the list is asked again. */
@@ -16,7 +17,8 @@ export function useSearchFilter(delayMs: number = SEARCH_DEBOUNCE_MS) {
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const change = (next: string) => {
+  // Stable, so a memoised search box skips the renders its text takes no part in.
+  const change = useStableHandler((next: string) => {
     setText(next);
     clearTimeout(timer.current);
     const search = normaliseSearch(next);
@@ -25,12 +27,12 @@ export function useSearchFilter(delayMs: number = SEARCH_DEBOUNCE_MS) {
       return;
     }
     timer.current = setTimeout(() => setApplied(search), delayMs);
-  };
+  });
 
-  const applyNow = () => {
+  const applyNow = useStableHandler(() => {
     clearTimeout(timer.current);
     setApplied(normaliseSearch(text));
-  };
+  });
 
   return { text, applied, change, applyNow };
 }
