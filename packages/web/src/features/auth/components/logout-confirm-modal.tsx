@@ -11,9 +11,33 @@ import { useLogout } from '../api/logout.mutation';
 /**
  * The logout confirmation (access §2): 'Yes, Logout' calls POST /v1/logout, toasts 'Logged out.'
  * and goes to /login. If the server cannot be reached the user stays signed in and is told so.
+ * It lives in the header; what reads the router (`useNavigate` follows every navigation) sits in
+ * the body, which exists only while the modal is open, so a list's filter change does not
+ * re-render the closed modal (B8).
  */
 export function LogoutConfirmModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const logout = useLogout();
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => {
+        if (!logout.isPending) onClose();
+      }}
+      title={LABELS.logout}
+      centered
+    >
+      <LogoutConfirmBody logout={logout} onClose={onClose} />
+    </Modal>
+  );
+}
+
+function LogoutConfirmBody({
+  logout,
+  onClose,
+}: {
+  logout: ReturnType<typeof useLogout>;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
@@ -45,25 +69,16 @@ export function LogoutConfirmModal({ opened, onClose }: { opened: boolean; onClo
   };
 
   return (
-    <Modal
-      opened={opened}
-      onClose={() => {
-        if (!logout.isPending) onClose();
-      }}
-      title={LABELS.logout}
-      centered
-    >
-      <Stack gap="lg">
-        <Text>{MESSAGES.logoutConfirm}</Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose} disabled={logout.isPending}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={confirm} loading={logout.isPending} data-autofocus>
-            {MESSAGES.logoutConfirmButton}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <Stack gap="lg">
+      <Text>{MESSAGES.logoutConfirm}</Text>
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onClose} disabled={logout.isPending}>
+          Cancel
+        </Button>
+        <Button color="red" onClick={confirm} loading={logout.isPending} data-autofocus>
+          {MESSAGES.logoutConfirmButton}
+        </Button>
+      </Group>
+    </Stack>
   );
 }
