@@ -1,5 +1,6 @@
 import { useRef, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { useStableHandler } from '../../../lib/use-stable-handler';
 import { useAddToGroup } from '../../groups/components/add-to-group-launcher';
 import type { AdminNodesFilters } from '../api/admin-nodes.query';
 import { NODE_LABELS } from '../labels';
@@ -9,6 +10,7 @@ import {
   typeFromParam,
   type TypeOption,
 } from '../model/filters';
+import { normaliseSearch } from '../model/search';
 import { NodeListPanel, type NodeListHandle } from './node-list-panel';
 import { NodeScreen } from './node-screen';
 import { SearchInput } from './search-input';
@@ -65,6 +67,12 @@ export function FleetListScreen({
     );
   };
 
+  // Enter in the search box: the search's first page is asked for before the render (B8).
+  const searchNow = useStableHandler(() => {
+    list.current?.prefetchFirstPage({ ...filters, search: normaliseSearch(search.text) });
+    search.applyNow();
+  });
+
   return (
     <NodeScreen title={title}>
       <NodeListPanel
@@ -87,7 +95,7 @@ export function FleetListScreen({
               placeholder={NODE_LABELS.searchDeviceIdPlaceholder}
               value={search.text}
               onChange={search.change}
-              onEnter={search.applyNow}
+              onEnter={searchNow}
             />
             {status !== undefined && (
               <StatusFilterBadge status={status} onClear={() => setParam('status', undefined)} />

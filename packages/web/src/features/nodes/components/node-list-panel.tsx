@@ -235,9 +235,16 @@ export function NodeListPanel({
   const next = useStableHandler(() => {
     if (canGoNext(nextId)) setPaging({ key: pagingKey, value: goNext(stack, nextId) });
   });
-  const changePageSize = useStableHandler((size: number) =>
-    setPageSize(toPageSize(size, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE)),
-  );
+  const changePageSize = useStableHandler((size: number) => {
+    const next = toPageSize(size, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE);
+    // As for a filter: the new size's first page is asked for before the render.
+    if (enabled) {
+      void queryClient.prefetchQuery(
+        adminNodesQueryOptions(listRequest(filters, next, undefined, own)),
+      );
+    }
+    setPageSize(next);
+  });
 
   const showTable = enabled || idle === undefined;
   const rows = query.isError ? undefined : page?.node_info;
