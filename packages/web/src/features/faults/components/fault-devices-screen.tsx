@@ -1,7 +1,6 @@
 import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES, formatMessage } from '@fleetdeck/contract';
 import type { OtaImage } from '@fleetdeck/contract';
 import {
-  ActionIcon,
   Anchor,
   Box,
   Divider,
@@ -12,10 +11,9 @@ import {
   Stack,
   Text,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconArrowLeft, IconRefresh } from '@tabler/icons-react';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -45,6 +43,7 @@ import { FaultDeviceTable } from './fault-device-table';
 import { FaultImageCard } from './fault-image-card';
 import { FaultTypeSelect } from './fault-type-select';
 import { useUrlSearch } from './use-url-search';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /** The breakdown column beside the list on wide screens; below it on narrow ones. */
 const BREAKDOWN_WIDTH = 300;
@@ -175,17 +174,11 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
                       width={300}
                     />
                   </Group>
-                  <Tooltip label={FAULT_LABELS.refresh} withArrow>
-                    <ActionIcon
-                      variant="default"
-                      size={36}
-                      aria-label={FAULT_LABELS.refresh}
-                      onClick={refresh}
-                      loading={nodes.isFetching && !nodes.isPending}
-                    >
-                      <IconRefresh size={18} aria-hidden="true" />
-                    </ActionIcon>
-                  </Tooltip>
+                  <RefreshButton
+                    label={FAULT_LABELS.refresh}
+                    onClick={refresh}
+                    loading={nodes.isFetching && !nodes.isPending}
+                  />
                 </Group>
                 {search.applied !== undefined && nodes.data !== undefined && !stale && (
                   <Text size="sm" c="dimmed" mt="xs" aria-live="polite">

@@ -1,16 +1,5 @@
 import { MESSAGES, PAGE_SIZES } from '@fleetdeck/contract';
-import {
-  ActionIcon,
-  Box,
-  Divider,
-  Group,
-  Paper,
-  Skeleton,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { Box, Divider, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { FetchingBar } from '../../../components/fetching-bar';
@@ -29,6 +18,7 @@ import { FAULT_LABELS } from '../labels';
 import { diagnosticsLinksOn } from './diagnostics-links';
 import { FaultHistoryNodeCard } from './fault-history-node';
 import { useUrlSearch } from './use-url-search';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /** The first page size of Fault History: each node brings its changes, so pages stay short. */
 const DEFAULT_HISTORY_PAGE_SIZE = PAGE_SIZES.faultHistory[0];
@@ -83,17 +73,11 @@ export function FaultHistoryScreen() {
                 onEnter={search.applyNow}
                 width={320}
               />
-              <Tooltip label={FAULT_LABELS.refresh} withArrow>
-                <ActionIcon
-                  variant="default"
-                  size={36}
-                  aria-label={FAULT_LABELS.refresh}
-                  onClick={refresh}
-                  loading={query.isFetching && !query.isPending}
-                >
-                  <IconRefresh size={18} aria-hidden="true" />
-                </ActionIcon>
-              </Tooltip>
+              <RefreshButton
+                label={FAULT_LABELS.refresh}
+                onClick={refresh}
+                loading={query.isFetching && !query.isPending}
+              />
             </Group>
           </Box>
           <FetchingBar active={query.isFetching} label={FAULT_LABELS.refresh} />

@@ -1,6 +1,5 @@
 import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES, formatMessage } from '@fleetdeck/contract';
 import {
-  ActionIcon,
   Anchor,
   Badge,
   Box,
@@ -11,9 +10,7 @@ import {
   Stack,
   Table,
   Text,
-  Tooltip,
 } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FetchingBar } from '../../../components/fetching-bar';
@@ -33,6 +30,7 @@ import {
   type FaultTypeKey,
 } from '../model/fault-types';
 import { FaultTypeSelect } from './fault-type-select';
+import { RefreshButton } from '../../../components/refresh-button';
 
 const COLUMN_COUNT = 4;
 
@@ -78,17 +76,11 @@ export function FaultListScreen() {
               <Box style={{ flex: '0 1 220px', minWidth: 0 }}>
                 <FaultTypeSelect value={type} onChange={chooseType} short={false} fullWidth />
               </Box>
-              <Tooltip label={FAULT_LABELS.refresh} withArrow>
-                <ActionIcon
-                  variant="default"
-                  size={36}
-                  aria-label={FAULT_LABELS.refresh}
-                  onClick={refresh}
-                  loading={fetching && !catalogue.isPending}
-                >
-                  <IconRefresh size={18} aria-hidden="true" />
-                </ActionIcon>
-              </Tooltip>
+              <RefreshButton
+                label={FAULT_LABELS.refresh}
+                onClick={refresh}
+                loading={fetching && !catalogue.isPending}
+              />
             </Group>
           </Box>
           <FetchingBar active={fetching} label={FAULT_LABELS.refresh} />

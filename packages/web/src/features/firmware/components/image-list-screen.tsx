@@ -5,24 +5,13 @@ import {
   SERVER_MESSAGES,
   TOAST_AUTO_CLOSE_MS,
 } from '@fleetdeck/contract';
-import {
-  ActionIcon,
-  Anchor,
-  Box,
-  Button,
-  Divider,
-  Group,
-  Paper,
-  Stack,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Box, Button, Divider, Group, Paper, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   IconArchive,
   IconArchiveOff,
   IconArrowLeft,
   IconPlus,
-  IconRefresh,
   IconRocket,
   IconTrash,
 } from '@tabler/icons-react';
@@ -51,6 +40,7 @@ import { AddImageModal } from './add-image-modal';
 import { DeleteImageModal } from './delete-image-modal';
 import { ImageTable, type ImageAction } from './image-table';
 import { StartOtaModal, type OtaImageRef } from './start-ota-modal';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /**
  * The image lists (fleet-management §2; access §2 Fault screens): 'Wifi Firmware Images',
@@ -181,17 +171,11 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
                 </Anchor>
               </Group>
               <Group gap="sm" wrap="wrap" align="flex-end">
-                <Tooltip label={FIRMWARE_LABELS.refresh} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    size={36}
-                    aria-label={FIRMWARE_LABELS.refresh}
-                    onClick={refresh}
-                    loading={query.isFetching && !query.isPending}
-                  >
-                    <IconRefresh size={18} aria-hidden="true" />
-                  </ActionIcon>
-                </Tooltip>
+                <RefreshButton
+                  label={FIRMWARE_LABELS.refresh}
+                  onClick={refresh}
+                  loading={query.isFetching && !query.isPending}
+                />
                 {!archived && canWrite && (
                   <Button
                     leftSection={<IconPlus size={16} aria-hidden="true" />}

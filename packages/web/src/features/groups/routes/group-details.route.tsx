@@ -5,7 +5,6 @@ import {
   PAGE_SIZES,
 } from '@fleetdeck/contract';
 import {
-  ActionIcon,
   Anchor,
   Badge,
   Box,
@@ -19,9 +18,8 @@ import {
   Skeleton,
   Stack,
   Text,
-  Tooltip,
 } from '@mantine/core';
-import { IconArrowLeft, IconFolderOff, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconArrowLeft, IconFolderOff, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -54,6 +52,7 @@ import {
 } from '../model/group-form';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { RefreshButton } from '../../../components/refresh-button';
 
 const NO_SELECTION: ReadonlySet<string> = new Set();
 const ignore = () => undefined;
@@ -206,17 +205,11 @@ export function GroupDetailsRoute() {
         <Stack gap={0}>
           <Group justify="space-between" p="md">
             <Text fw={600}>{GROUP_LABELS.nodesHeading}</Text>
-            <Tooltip label={GROUP_LABELS.refresh} withArrow>
-              <ActionIcon
-                variant="default"
-                size={36}
-                aria-label={GROUP_LABELS.refresh}
-                onClick={refresh}
-                loading={query.isFetching && !query.isPending}
-              >
-                <IconRefresh size={18} aria-hidden="true" />
-              </ActionIcon>
-            </Tooltip>
+            <RefreshButton
+              label={GROUP_LABELS.refresh}
+              onClick={refresh}
+              loading={query.isFetching && !query.isPending}
+            />
           </Group>
           <FetchingBar active={query.isFetching} label={GROUP_LABELS.refresh} />
           <Divider />

@@ -1,16 +1,6 @@
 import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES } from '@fleetdeck/contract';
-import {
-  ActionIcon,
-  Box,
-  Button,
-  Divider,
-  Group,
-  Paper,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
-import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Box, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -38,6 +28,7 @@ import { GROUP_LABELS } from '../labels';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { useFormDraft } from '../../auth/use-form-draft';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /**
  * /home/node-groups/ (fleet-management §2): the Device Groups table with cursor paging
@@ -94,17 +85,11 @@ export function NodeGroupsRoute() {
                 <GroupIdSearch />
               </Group>
               <Group gap="sm" wrap="wrap" align="flex-end">
-                <Tooltip label={GROUP_LABELS.refresh} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    size={36}
-                    aria-label={GROUP_LABELS.refresh}
-                    onClick={refresh}
-                    loading={query.isFetching && !query.isPending}
-                  >
-                    <IconRefresh size={18} aria-hidden="true" />
-                  </ActionIcon>
-                </Tooltip>
+                <RefreshButton
+                  label={GROUP_LABELS.refresh}
+                  onClick={refresh}
+                  loading={query.isFetching && !query.isPending}
+                />
                 {createButton}
               </Group>
             </Group>

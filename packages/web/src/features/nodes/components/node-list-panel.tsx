@@ -1,16 +1,6 @@
 import { DEFAULT_PAGE_SIZE, MARKER_COOKIES, PAGE_SIZES } from '@fleetdeck/contract';
-import {
-  ActionIcon,
-  Box,
-  Button,
-  Divider,
-  Group,
-  Paper,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
-import { IconFolderPlus, IconRefresh } from '@tabler/icons-react';
+import { Box, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconFolderPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useEffect, useImperativeHandle, useState, type ReactNode, type Ref } from 'react';
 import { readCookie } from '../../../lib/cookies';
@@ -40,6 +30,7 @@ import { NodeTablePager } from './node-table-pager';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { useStableHandler } from '../../../lib/use-stable-handler';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /** What a screen may ask of its list besides rendering it. */
 export interface NodeListHandle {
@@ -108,18 +99,12 @@ const ListActions = memo(function ListActions({
 }) {
   return (
     <Group gap="sm" wrap="wrap" align="flex-end">
-      <Tooltip label={NODE_LABELS.refresh} withArrow>
-        <ActionIcon
-          variant="default"
-          size={36}
-          aria-label={NODE_LABELS.refresh}
-          onClick={onRefresh}
-          loading={refreshing}
-          disabled={!enabled}
-        >
-          <IconRefresh size={18} aria-hidden="true" />
-        </ActionIcon>
-      </Tooltip>
+      <RefreshButton
+        label={NODE_LABELS.refresh}
+        onClick={onRefresh}
+        loading={refreshing}
+        disabled={!enabled}
+      />
       {actions}
       {groupButtonLabel !== undefined && (
         <Button

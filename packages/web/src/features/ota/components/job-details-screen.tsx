@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Anchor,
   Badge,
   Box,
@@ -14,7 +13,7 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconArrowLeft, IconBan, IconFileOff, IconRefresh } from '@tabler/icons-react';
+import { IconArrowLeft, IconBan, IconFileOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -41,6 +40,7 @@ import { JobActionModal } from './job-action-modal';
 import { JobNodesPanel } from './job-nodes-panel';
 import { JobProgressBar } from './job-progress-bar';
 import { JobStatusBadge } from './job-status-badge';
+import { RefreshButton } from '../../../components/refresh-button';
 
 function Field({ label, children, span }: { label: string; children: ReactNode; span?: boolean }) {
   return (
@@ -166,17 +166,11 @@ export function JobDetailsScreen({
             )}
           </Group>
           <Group gap="sm">
-            <Tooltip label={OTA_LABELS.refresh} withArrow>
-              <ActionIcon
-                variant="default"
-                size={36}
-                aria-label={OTA_LABELS.refresh}
-                onClick={refresh}
-                loading={fetching && !query.isPending}
-              >
-                <IconRefresh size={18} aria-hidden="true" />
-              </ActionIcon>
-            </Tooltip>
+            <RefreshButton
+              label={OTA_LABELS.refresh}
+              onClick={refresh}
+              loading={fetching && !query.isPending}
+            />
             {canWrite && (
               <Button
                 color="red"

@@ -1,16 +1,6 @@
 import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES, type OtaJob } from '@fleetdeck/contract';
-import {
-  ActionIcon,
-  Anchor,
-  Box,
-  Divider,
-  Group,
-  Paper,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
-import { IconArchive, IconArrowLeft, IconInfoCircle, IconRefresh } from '@tabler/icons-react';
+import { Anchor, Box, Divider, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconArchive, IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FetchingBar } from '../../../components/fetching-bar';
@@ -27,6 +17,7 @@ import { JOB_MODES, type JobScreenMode } from '../model/job-mode';
 import { JobActionModal, type JobAction } from './job-action-modal';
 import { JobTable } from './job-table';
 import { useCursorPaging } from './use-cursor-paging';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /**
  * The OTA job lists: '/home/ota-jobs/' and '/home/ota-archived-jobs' (fleet-management §2), and
@@ -94,17 +85,11 @@ export function JobListScreen({
               />
               <Group gap="md" wrap="wrap" align="center">
                 {otherList}
-                <Tooltip label={OTA_LABELS.refresh} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    size={36}
-                    aria-label={OTA_LABELS.refresh}
-                    onClick={() => void query.refetch()}
-                    loading={query.isFetching && !query.isPending}
-                  >
-                    <IconRefresh size={18} aria-hidden="true" />
-                  </ActionIcon>
-                </Tooltip>
+                <RefreshButton
+                  label={OTA_LABELS.refresh}
+                  onClick={() => void query.refetch()}
+                  loading={query.isFetching && !query.isPending}
+                />
               </Group>
             </Group>
             <Group gap={6} mt="sm" wrap="nowrap" c="dimmed">

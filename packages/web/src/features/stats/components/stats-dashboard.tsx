@@ -1,16 +1,5 @@
-import {
-  ActionIcon,
-  Box,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Box, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FetchingBar } from '../../../components/fetching-bar';
@@ -34,6 +23,7 @@ import { DurationSelector } from './duration-selector';
 import { FaultDistributionCard } from './fault-distribution-card';
 import { RangeCharts } from './range-charts';
 import { SummaryCards } from './summary-cards';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /**
  * The statistics dashboard (access §2 Dashboard): the fleet now (cards, device status, current
@@ -76,17 +66,11 @@ export function StatsDashboard({ showFaults }: { showFaults: boolean }) {
             {STATS_LABELS.subtitle}
           </Text>
         </Box>
-        <Tooltip label={STATS_LABELS.refresh} withArrow>
-          <ActionIcon
-            variant="default"
-            size={36}
-            aria-label={STATS_LABELS.refresh}
-            onClick={refresh}
-            loading={summary.isRefetching || (stats.isFetching && !stats.isPending)}
-          >
-            <IconRefresh size={18} aria-hidden="true" />
-          </ActionIcon>
-        </Tooltip>
+        <RefreshButton
+          label={STATS_LABELS.refresh}
+          onClick={refresh}
+          loading={summary.isRefetching || (stats.isFetching && !stats.isPending)}
+        />
       </Group>
 
       {summary.isError && (

@@ -1,16 +1,6 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, SEARCH_MAX_LENGTH } from '@fleetdeck/contract';
-import {
-  ActionIcon,
-  Box,
-  Button,
-  Divider,
-  Group,
-  Paper,
-  Stack,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { IconRefresh, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { Box, Button, Divider, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
@@ -22,6 +12,7 @@ import { UserTable } from '../components/user-table';
 import { USER_LABELS } from '../labels';
 import { searchUsers } from '../model/user-search';
 import { useFormDraft } from '../../auth/use-form-draft';
+import { RefreshButton } from '../../../components/refresh-button';
 
 /**
  * /home/userregistration/ (fleet-management §2, super admins): User Name, User Id and Role with
@@ -62,17 +53,11 @@ export function UserRegistrationRoute() {
                 type="search"
               />
               <Group gap="sm" align="flex-end">
-                <Tooltip label={USER_LABELS.refresh} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    size={36}
-                    aria-label={USER_LABELS.refresh}
-                    onClick={() => void users.refetch()}
-                    loading={users.isFetching && !users.isPending}
-                  >
-                    <IconRefresh size={18} aria-hidden="true" />
-                  </ActionIcon>
-                </Tooltip>
+                <RefreshButton
+                  label={USER_LABELS.refresh}
+                  onClick={() => void users.refetch()}
+                  loading={users.isFetching && !users.isPending}
+                />
                 <Button
                   leftSection={<IconUserPlus size={16} aria-hidden="true" />}
                   onClick={() => setAdding(true)}
