@@ -513,12 +513,18 @@ const paramValueRows = (seed, plan) => [
 
 /** The counters the node list and the statistics summary read (see node-list.mjs). */
 export const COUNTERS_SQL = [
-  `DELETE FROM node_counters WHERE name IN ('total','online','offline','not_activated')`,
+  `DELETE FROM node_counters
+     WHERE name IN ('total','online','offline','not_activated') OR name LIKE '%|%'`,
   `INSERT INTO node_counters (name, value)
      SELECT 'total', COUNT(*) FROM nodes
      UNION ALL SELECT 'online', COUNT(*) FROM nodes WHERE connected = 1
      UNION ALL SELECT 'offline', COUNT(*) FROM nodes WHERE connected = 0
      UNION ALL SELECT 'not_activated', COUNT(*) FROM nodes WHERE connected IS NULL`,
+  // By state and type (migration 0021): the total of a list filtered by status and type.
+  `INSERT INTO node_counters (name, value)
+     SELECT (CASE WHEN connected IS NULL THEN 'not_activated'
+                  WHEN connected = 1 THEN 'online' ELSE 'offline' END) || '|' || type, COUNT(*)
+     FROM nodes GROUP BY connected, type`,
 ];
 /** The embedded broker marks every online node offline at start (ADR 0005); put them back. */
 export const MARK_ONLINE_SQL = `UPDATE nodes SET connected = 1 WHERE connected = 0 AND last_activity_at % 2 = 1`;

@@ -146,12 +146,18 @@ const values = (row) => [
 ];
 
 export const COUNTERS_SQL = [
-  `DELETE FROM node_counters WHERE name IN ('total','online','offline','not_activated')`,
+  `DELETE FROM node_counters
+     WHERE name IN ('total','online','offline','not_activated') OR name LIKE '%|%'`,
   `INSERT INTO node_counters (name, value)
      SELECT 'total', COUNT(*) FROM nodes
      UNION ALL SELECT 'online', COUNT(*) FROM nodes WHERE connected = 1
      UNION ALL SELECT 'offline', COUNT(*) FROM nodes WHERE connected = 0
      UNION ALL SELECT 'not_activated', COUNT(*) FROM nodes WHERE connected IS NULL`,
+  // By state and type (migration 0021): the total of a list filtered by status and type.
+  `INSERT INTO node_counters (name, value)
+     SELECT (CASE WHEN connected IS NULL THEN 'not_activated'
+                  WHEN connected = 1 THEN 'online' ELSE 'offline' END) || '|' || type, COUNT(*)
+     FROM nodes GROUP BY connected, type`,
 ];
 // B6's group filter: a hand-made group of ~10 % of the fleet, paged as the group view reads it.
 export const GROUP_ID = 'B6B6-0001';

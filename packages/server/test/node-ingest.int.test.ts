@@ -4,7 +4,7 @@ import type { NodeInfo } from '@fleetdeck/contract';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { rebuildCounters, readCounter } from '../src/repositories/node.repository.js';
+import { rebuildCounters, readStatusCounters } from '../src/repositories/node.repository.js';
 import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
 import { routeNodeMessage } from '../src/gateway/node-message-router.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
@@ -468,22 +468,52 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     expect(unknown.statusCode).toBe(404);
   });
 
-  it('keeps the status counters equal to a recount after many changes', async () => {
+  it('keeps the status counters, by state and by state and type, equal to a recount after many changes', async () => {
     const t = Date.now();
+    const types = ['Refrigerator', 'Washing Machine', 'Air Conditioner'];
     for (let i = 0; i < 40; i++) {
       const id = `A${(i % 5) + 1}`;
       if (i % 3 === 0) server.services.ingest.nodeDisconnected(id, 100 + i, t + i);
       else server.services.ingest.nodeConnected(id, 100 + i, t + i);
+      // Now and then a node reports another type (in the same batch as a state change or not).
+      if (i % 4 === 0) {
+        const info = { name: id, type: types[i % 3] };
+        server.services.ingest.nodeConfig(id, { node_id: id, info, devices: [] }, t + i);
+      }
       if (i % 7 === 0) await server.services.ingest.flush();
     }
     await server.services.ingest.flush();
-    const maintained = {
-      online: await readCounter(server.database.db, 'online'),
-      offline: await readCounter(server.database.db, 'offline'),
-      not_activated: await readCounter(server.database.db, 'not_activated'),
-      total: await readCounter(server.database.db, 'total'),
-    };
+    const maintained = await readStatusCounters(server.database.db);
+    expect(Object.keys(maintained).some((name) => name.startsWith('online|'))).toBe(true);
     expect(await rebuildCounters(server.database.db)).toEqual(maintained);
+
+    // A list filtered by status and type reads its total from them.
+    for (const type of types) {
+      const response = await server.app.inject({
+        method: 'GET',
+        url: `/v1/admin/nodes?node_status=online&type=${encodeURIComponent(type)}&num_records=100`,
+        headers: { authorization: token },
+      });
+      const page = response.json<{ nodes: string[]; total: number }>();
+      expect(page.total, type).toBe(page.nodes.length);
+      expect(page.total, type).toBe(maintained[`online|${type}`] ?? 0);
+    }
+
+    // The broker-restart reset moves every online node of each type to offline.
+    await server.services.ingest.resetConnectivity(t + 100);
+    const afterReset = await readStatusCounters(server.database.db);
+    expect(Object.keys(afterReset).some((name) => name.startsWith('online'))).toBe(false);
+    expect(await rebuildCounters(server.database.db)).toEqual(afterReset);
+
+    // The fleet's type as registered, for the tests that follow.
+    for (const id of ['A1', 'A2', 'A3', 'A4', 'A5']) {
+      const info = { name: id, type: 'Air Conditioner' };
+      server.services.ingest.nodeConfig(id, { node_id: id, info, devices: [] }, t + 200);
+    }
+    await server.services.ingest.flush();
+    expect(await rebuildCounters(server.database.db)).toEqual(
+      await readStatusCounters(server.database.db),
+    );
   });
 
   it('sweeps online nodes the external broker holds no birth for offline, in their own session', async () => {
@@ -505,12 +535,8 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     });
     // Nothing left to sweep, and the counters agree with a recount.
     expect(await ingest.sweepUnconfirmed(new Set(['A2', 'A4', 'A5']), t + 6)).toBe(0);
-    expect(await rebuildCounters(server.database.db)).toEqual({
-      online: await readCounter(server.database.db, 'online'),
-      offline: await readCounter(server.database.db, 'offline'),
-      not_activated: await readCounter(server.database.db, 'not_activated'),
-      total: await readCounter(server.database.db, 'total'),
-    });
+    const maintained = await readStatusCounters(server.database.db);
+    expect(await rebuildCounters(server.database.db)).toEqual(maintained);
     // The next birth of the swept node, in a newer session, brings it back.
     ingest.nodeConnected('A1', 9_001, t + 10);
     await ingest.flush();

@@ -21,7 +21,12 @@ import {
   setMappingStatus,
 } from '../../repositories/mapping.repository.js';
 import { runFixedQuery } from '../../db/raw-query.js';
-import { addToCounters, findNode } from '../../repositories/node.repository.js';
+import {
+  addToCounters,
+  findNode,
+  nodeState,
+  stateTypeCounter,
+} from '../../repositories/node.repository.js';
 import {
   selectNodesForIngest,
   updateNodesForIngest,
@@ -98,9 +103,10 @@ const DEFAULT_OPTIONS: IngestOptions = {
 const MAX_PENDING_DIAGNOSTICS = 20_000;
 const RESET_USER_ID = 'esp-rmaker';
 
-type StateKey = 'online' | 'offline' | 'not_activated';
-const stateKey = (connected: number | null): StateKey =>
-  connected === null ? 'not_activated' : connected === 1 ? 'online' : 'offline';
+/** Adds one to a counter's delta (and may take one off with -1). */
+const bump = (deltas: Record<string, number>, name: string, by: number) => {
+  deltas[name] = (deltas[name] ?? 0) + by;
+};
 
 /** Merges a partial params document into a stored one (device → param → value). */
 export function mergeParams(base: ParamsPayload, change: ParamsPayload): ParamsPayload {
@@ -380,18 +386,30 @@ export class NodeIngestService implements NodeGatewayPort {
    */
   async resetConnectivity(at: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // Every online node of each type goes offline (read first, in the same transaction).
+      const byType = await trx
+        .selectFrom('nodes')
+        .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('connected', '=', 1)
+        .groupBy('type')
+        .execute();
       const result = await trx
         .updateTable('nodes')
         .set({ connected: 0, conn_changed_at: at })
         .where('connected', '=', 1)
         .executeTakeFirst();
       const wentOffline = Number(result.numUpdatedRows);
+      const typeDeltas: Record<string, number> = {};
+      for (const { type, n } of byType) {
+        bump(typeDeltas, stateTypeCounter('online', type), -Number(n));
+        bump(typeDeltas, stateTypeCounter('offline', type), Number(n));
+      }
       await trx
         .updateTable('nodes')
         .set({ conn_session: 0 })
         .where('conn_session', '!=', 0)
         .execute();
-      await addToCounters(trx, { online: -wentOffline, offline: wentOffline });
+      await addToCounters(trx, { online: -wentOffline, offline: wentOffline, ...typeDeltas });
     });
   }
 
@@ -632,7 +650,8 @@ export class NodeIngestService implements NodeGatewayPort {
     let withParams = false;
     for (const entry of batch.values()) if (entry.params) withParams = true;
     const current = await selectNodesForIngest(trx, [...batch.keys()], withParams);
-    const deltas: Record<StateKey, number> = { online: 0, offline: 0, not_activated: 0 };
+    // Status counters: by state, and by state and type (a node moves when either changes).
+    const deltas: Record<string, number> = {};
     const changed: Array<{ node_id: string; connected: boolean; timestamp: number }> = [];
     const groupRefresh: string[] = [];
     const faultReadings: FaultReading[] = [];
@@ -652,8 +671,8 @@ export class NodeIngestService implements NodeGatewayPort {
         if (row.connected !== next) {
           update.connected = next;
           update.conn_changed_at = conn.at;
-          deltas[stateKey(row.connected)] -= 1;
-          deltas[stateKey(next)] += 1;
+          bump(deltas, nodeState(row.connected), -1);
+          bump(deltas, nodeState(next), 1);
           changed.push({ node_id: nodeId, connected: conn.connected, timestamp: conn.at });
         }
         if (conn.connected && row.activated_at === null)
@@ -699,6 +718,11 @@ export class NodeIngestService implements NodeGatewayPort {
             after: document,
             reported: entry.params.document,
           });
+      }
+      const state = update.connected === undefined ? row.connected : update.connected;
+      if (state !== row.connected || (update.type !== undefined && update.type !== row.type)) {
+        bump(deltas, stateTypeCounter(nodeState(row.connected), row.type), -1);
+        bump(deltas, stateTypeCounter(nodeState(state), update.type ?? row.type), 1);
       }
       updates.push({ nodeId, update });
       if (entry.config) activity.push({ kind: 'node_config_changed', node_id: nodeId });

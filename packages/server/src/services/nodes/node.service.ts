@@ -14,6 +14,7 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { refreshAutomaticMembership } from '../../repositories/group.repository.js';
 import {
   addToCounters,
+  stateTypeCounter,
   countNodes,
   counterQuery,
   existingNodeIds,
@@ -165,7 +166,12 @@ export class NodeService {
         );
       }
       await insertNodes(trx, rows);
-      await addToCounters(trx, { total: rows.length, not_activated: rows.length });
+      const byType: Record<string, number> = { total: rows.length, not_activated: rows.length };
+      for (const row of rows) {
+        const name = stateTypeCounter('not_activated', row.type);
+        byType[name] = (byType[name] ?? 0) + 1;
+      }
+      await addToCounters(trx, byType);
       await recordNodesRegistered(trx, rows.length, now);
       // New nodes join every automatic group whose filters they match.
       await lockGroupMembership(trx);
