@@ -158,6 +158,8 @@ async function benchDialect(dialect) {
       const filters = {
         none: {},
         node_status: { node_status: 'online' },
+        // The dashboard's status link, then the type dropdown (total from its counter, ADR 34).
+        status_type: { node_status: 'online', type: 'Refrigerator' },
         type: { type: 'Refrigerator' },
         model: { model: 'FD-WM-9' },
         fw_version: { fw_version: '3.1.0' },
