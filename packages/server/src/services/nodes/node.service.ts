@@ -14,7 +14,6 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { refreshAutomaticMembership } from '../../repositories/group.repository.js';
 import {
   addToCounters,
-  stateTypeCounter,
   countNodes,
   counterQuery,
   existingNodeIds,
@@ -26,6 +25,7 @@ import {
   listNodesWithScalar,
   readIdVersion,
   replaceNodeTags,
+  stateTypeCounter,
   type NodeFilter,
   type NodeListRow,
 } from '../../repositories/node.repository.js';

@@ -67,6 +67,8 @@ export function FleetListScreen({
     );
   };
 
+  const clearStatus = useStableHandler(() => setParam('status', undefined));
+
   // Enter in the search box: the search's first page is asked for before the render (B8).
   const searchNow = useStableHandler(() => {
     list.current?.prefetchFirstPage({ ...filters, search: normaliseSearch(search.text) });
@@ -97,9 +99,7 @@ export function FleetListScreen({
               onChange={search.change}
               onEnter={searchNow}
             />
-            {status !== undefined && (
-              <StatusFilterBadge status={status} onClear={() => setParam('status', undefined)} />
-            )}
+            {status !== undefined && <StatusFilterBadge status={status} onClear={clearStatus} />}
           </>
         }
       />
