@@ -10,6 +10,7 @@ import { createQueryClient } from './app/query-client';
 import { createAppRouter } from './app/router';
 import { installSessionHandling } from './app/session-wiring';
 import {
+  loadSchemasEarly,
   preloadPageAfterSignIn,
   probeSessionEarly,
   startSignedOutVisitorAtLogin,
@@ -19,6 +20,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html must contain #root');
 
 const turnedAwayFrom = startSignedOutVisitorAtLogin();
+loadSchemasEarly();
 const queryClient = createQueryClient();
 const router = createAppRouter();
 if (turnedAwayFrom !== null) preloadPageAfterSignIn(router, turnedAwayFrom);

@@ -1,6 +1,6 @@
 import { API_PATHS, type CurrentUser } from '@fleetdeck/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiRequest, checkContract } from '../../../lib/api-client';
 import { isApiError, isSessionFailure } from '../../../lib/api-error';
 import { loadSchemas } from '../../../lib/lazy-schemas';
 import { syncSessionExpiry } from '../../../lib/session';
@@ -11,12 +11,15 @@ import { authKeys } from './auth.keys';
  * (If this browser believed it had a session, the API client has already run the expiry handling.)
  */
 export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
-  const { CurrentUserSchema } = await loadSchemas();
+  // The request leaves at once; the schemas it is checked with load beside it (on a cold page
+  // load their chunk would otherwise hold the probe back until it arrives, B7).
+  const schemas = loadSchemas();
   try {
-    const user = await apiJson(API_PATHS.user, CurrentUserSchema, {
-      session: 'probe',
-      ...(signal ? { signal } : {}),
-    });
+    const [payload, { CurrentUserSchema }] = await Promise.all([
+      apiRequest(API_PATHS.user, { session: 'probe', ...(signal ? { signal } : {}) }),
+      schemas,
+    ]);
+    const user = checkContract(API_PATHS.user, CurrentUserSchema, payload);
     syncSessionExpiry(user.session_expires_at);
     return user;
   } catch (error) {
