@@ -435,6 +435,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.push.stop();
     await services.automations.stop();
   });
-  await registerWebApp(app, config.webDistDir);
+  await registerWebApp(app, config.webDistDir, config.deploymentMode);
   return app;
 }

@@ -9,7 +9,7 @@ import {
   bootstrapFirstSuperAdmin,
   generateStrongPassword,
 } from '../src/services/auth/bootstrap-admin.js';
-import { NewPasswordSchema } from '@fleetdeck/contract';
+import { MARKER_COOKIES, NewPasswordSchema } from '@fleetdeck/contract';
 import { DIALECTS, createTestServer, type TestServer } from './helpers/test-server.js';
 
 describe.each(DIALECTS)('system routes on %s', (dialect) => {
@@ -313,5 +313,64 @@ describe('the built dashboard', () => {
     expect(api.json()).toMatchObject({ status: 'failure' });
     const post = await server.app.inject({ method: 'POST', url: '/home/nodes' });
     expect(post.statusCode).toBe(404);
+  });
+});
+
+describe('the built dashboard with static shells (ADR 35)', () => {
+  let server: TestServer;
+  let dist: string;
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-dist-'));
+    fs.mkdirSync(path.join(dist, 'shells'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<div id="root">fleetdeck-spa</div>');
+    fs.writeFileSync(path.join(dist, 'shells', 'login.html'), '<div id="root">shell-login</div>');
+    fs.writeFileSync(
+      path.join(dist, 'shells', 'devices.html'),
+      '<div id="root">shell-devices</div>',
+    );
+    server = await createTestServer('sqlite', { env: { WEB_DIST_DIR: dist } });
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const page = (url: string, cookie?: string) =>
+    server.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  const signedIn = `${MARKER_COOKIES.userName}=ops%40example.com`;
+
+  it('answers a browser without the session markers with the sign-in shell', async () => {
+    for (const url of ['/', '/login', '/home/nodes', '/home/Georegion']) {
+      const response = await page(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('shell-login');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['vary']).toMatch(/cookie/i);
+    }
+    // A public page other than sign-in has none.
+    expect((await page('/sign-up')).body).toContain('fleetdeck-spa');
+  });
+
+  it('answers a signed-in browser with the dashboard frame on the devices list only', async () => {
+    expect((await page('/home/nodes/', signedIn)).body).toContain('shell-devices');
+    expect((await page('/home/NODES?status=true', signedIn)).body).toContain('shell-devices');
+    for (const url of ['/login', '/home', '/home/georegion']) {
+      const response = await page(url, signedIn);
+      expect(response.body, url).toContain('fleetdeck-spa');
+      expect(response.headers['vary']).toMatch(/cookie/i);
+    }
+  });
+
+  it('falls back to index.html for a shell the build did not write (customer mode)', async () => {
+    const customer = await createTestServer('sqlite', {
+      env: { WEB_DIST_DIR: dist, DEPLOYMENT_MODE: 'customer' },
+    });
+    try {
+      const response = await customer.app.inject({ method: 'GET', url: '/login' });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('fleetdeck-spa');
+    } finally {
+      await customer.close();
+    }
   });
 });

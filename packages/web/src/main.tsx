@@ -9,6 +9,9 @@ import { AppProviders } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { createAppRouter } from './app/router';
 import { installSessionHandling } from './app/session-wiring';
+import { staticShellName, whenAppCanReplaceShell } from './app/static-shell';
+import { isLoginShell } from './app/static-shell-names';
+import { deploymentInfoQueryOptions } from './features/auth/api/deployment-info.query';
 import {
   loadSchemasEarly,
   preloadPageAfterSignIn,
@@ -25,12 +28,24 @@ const queryClient = createQueryClient();
 const router = createAppRouter();
 if (turnedAwayFrom !== null) preloadPageAfterSignIn(router, turnedAwayFrom);
 installSessionHandling(router, queryClient);
-probeSessionEarly(queryClient);
+const sessionProbe = probeSessionEarly(queryClient);
 
-createRoot(container).render(
+const app = (
   <StrictMode>
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>
-  </StrictMode>,
+  </StrictMode>
 );
+const root = createRoot(container);
+// A static shell (ADR 35) stays on screen until the app can show the page itself; React's first
+// commit then replaces it. Without one the app renders at once, as before.
+const shell = staticShellName(container);
+if (shell === null) {
+  root.render(app);
+} else {
+  const deploymentInfo = isLoginShell(shell)
+    ? queryClient.prefetchQuery(deploymentInfoQueryOptions())
+    : null;
+  void whenAppCanReplaceShell(router, [sessionProbe, deploymentInfo]).then(() => root.render(app));
+}

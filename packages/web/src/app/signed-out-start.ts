@@ -97,8 +97,9 @@ export function loadSchemasEarly(): void {
  * user is (GET /v1/user, and the contract schemas it is checked with) at once, while the page's
  * modules download. The session guard then finds the answer in the query cache instead of asking
  * only after the home layout and the page have loaded (B7: ~0.2–0.4 s later on this machine).
+ * Returns the probe (it settles, never rejects), or null when there is none.
  */
-export function probeSessionEarly(queryClient: QueryClient): void {
-  if (!signedInLoad()) return;
-  void queryClient.prefetchQuery(currentUserQueryOptions());
+export function probeSessionEarly(queryClient: QueryClient): Promise<void> | null {
+  if (!signedInLoad()) return null;
+  return queryClient.prefetchQuery(currentUserQueryOptions());
 }

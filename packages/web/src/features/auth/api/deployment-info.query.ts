@@ -1,16 +1,17 @@
 import { API_PATHS, type DeploymentInfo } from '@fleetdeck/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiRequest, checkContract } from '../../../lib/api-client';
 import { loadSchemas } from '../../../lib/lazy-schemas';
 import { authKeys } from './auth.keys';
 
 /** GET /v1/deployment_info: public facts the sign-in screens need (mode, sign-up, providers). */
 export async function fetchDeploymentInfo(signal?: AbortSignal): Promise<DeploymentInfo> {
-  const { DeploymentInfoSchema } = await loadSchemas();
-  return apiJson(API_PATHS.deploymentInfo, DeploymentInfoSchema, {
-    session: 'public',
-    ...(signal ? { signal } : {}),
-  });
+  // The request leaves at once, the schemas it is checked with load beside it.
+  const [payload, { DeploymentInfoSchema }] = await Promise.all([
+    apiRequest(API_PATHS.deploymentInfo, { session: 'public', ...(signal ? { signal } : {}) }),
+    loadSchemas(),
+  ]);
+  return checkContract(API_PATHS.deploymentInfo, DeploymentInfoSchema, payload);
 }
 
 export const deploymentInfoQueryOptions = () =>

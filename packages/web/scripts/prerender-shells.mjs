@@ -1,0 +1,32 @@
+// Writes the static shells (ADR 35): dist/shells/<name>.html, each a copy of dist/index.html
+// whose #root already holds that shell's markup, rendered by the app's own components through
+// the SSR build in dist-ssr (`vite build --ssr src/prerender/shells.tsx`). The markup is inert
+// and hidden from assistive technology: it is a picture of the page until the app replaces it.
+// Run after both builds and before precompress.mjs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(web, 'dist');
+const ssr = path.join(web, 'dist-ssr');
+const EMPTY_ROOT = '<div id="root"></div>';
+
+const index = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+if (!index.includes(EMPTY_ROOT)) {
+  throw new Error(`dist/index.html must contain ${EMPTY_ROOT} for the static shells`);
+}
+const { renderShells, SHELL_ATTRIBUTE } = await import(
+  pathToFileURL(path.join(ssr, 'shells.js')).href
+);
+const out = path.join(dist, 'shells');
+fs.mkdirSync(out, { recursive: true });
+const written = [];
+for (const [name, markup] of Object.entries(renderShells())) {
+  const root = `<div id="root"><div ${SHELL_ATTRIBUTE}="${name}" inert aria-hidden="true">${markup}</div></div>`;
+  fs.writeFileSync(path.join(out, `${name}.html`), index.replace(EMPTY_ROOT, root));
+  written.push(`${name} (${(markup.length / 1024).toFixed(1)} KiB)`);
+}
+// The SSR build is only a tool for this step; nothing serves it.
+fs.rmSync(ssr, { recursive: true, force: true });
+console.log(`static shells: ${written.join(', ')}`);

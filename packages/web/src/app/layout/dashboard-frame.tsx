@@ -1,0 +1,119 @@
+import type { CurrentUser } from '@fleetdeck/contract';
+import { AppShell, Burger, Center, Group, Progress } from '@mantine/core';
+import { memo, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { BrandMark } from '../../components/brand-mark';
+import { Copyright } from '../../components/copyright';
+import { HOME_PATH } from '../../lib/paths';
+import { AccountMenu } from './account-menu';
+import { homeTarget } from './nav-items';
+import { SidebarNav } from './sidebar-nav';
+
+const HEADER_HEIGHT = 60;
+const FOOTER_HEIGHT = 40;
+const NAVBAR_WIDTH = 280;
+
+const PADDING = { base: 'md', sm: 'lg' } as const;
+
+/*
+ * The header and footer are memoised: a list's filters live in the query string, and each
+ * change re-renders the route's layout; the shell around the page stays as it is (B8).
+ */
+const ShellHeader = memo(function ShellHeader({
+  user,
+  navOpened,
+  onToggleNav,
+  loading,
+}: {
+  user: CurrentUser | null;
+  navOpened: boolean;
+  onToggleNav: () => void;
+  loading: boolean;
+}) {
+  return (
+    <AppShell.Header>
+      <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          <Burger
+            opened={navOpened}
+            onClick={onToggleNav}
+            hiddenFrom="sm"
+            size="sm"
+            aria-label="Toggle navigation"
+          />
+          <Link
+            to={user ? homeTarget(user.user_role) : HOME_PATH}
+            aria-label="Fleetdeck home"
+            style={{ textDecoration: 'none' }}
+          >
+            <BrandMark />
+          </Link>
+        </Group>
+        {user && <AccountMenu user={user} />}
+      </Group>
+      {loading && (
+        <Progress
+          value={100}
+          animated
+          size={2}
+          radius={0}
+          pos="absolute"
+          bottom={0}
+          left={0}
+          right={0}
+          aria-label="Loading page"
+        />
+      )}
+    </AppShell.Header>
+  );
+});
+
+const ShellFooter = memo(function ShellFooter() {
+  return (
+    <AppShell.Footer>
+      <Center h="100%">
+        <Copyright />
+      </Center>
+    </AppShell.Footer>
+  );
+});
+
+/**
+ * The dashboard's frame: header, sidebar, the page, footer. Without a user (the static shell a
+ * signed-in page load paints before the app has started, ADR 35) the header has no account menu
+ * and the sidebar no entries; everything else, and so where the page's heading lands, is the same.
+ */
+export function DashboardFrame({
+  user,
+  navOpened,
+  onToggleNav,
+  onCloseNav,
+  loading,
+  children,
+}: {
+  user: CurrentUser | null;
+  navOpened: boolean;
+  onToggleNav: () => void;
+  onCloseNav: () => void;
+  loading: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <AppShell
+      header={{ height: HEADER_HEIGHT }}
+      footer={{ height: FOOTER_HEIGHT }}
+      navbar={{ width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+      padding={PADDING}
+    >
+      <ShellHeader user={user} navOpened={navOpened} onToggleNav={onToggleNav} loading={loading} />
+
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        {user && <SidebarNav user={user} onNavigate={onCloseNav} />}
+      </AppShell.Navbar>
+
+      <AppShell.Main bg="gray.0">{children}</AppShell.Main>
+
+      <ShellFooter />
+    </AppShell>
+  );
+}
