@@ -11,6 +11,10 @@ const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(web, 'dist');
 const ssr = path.join(web, 'dist-ssr');
 const EMPTY_ROOT = '<div id="root"></div>';
+// The browser may paint a document before it has parsed all of it; a half-parsed shell would then
+// grow (a layout shift). This link holds rendering until the element after the shell is parsed.
+const SHELL_END_ID = 'static-shell-end';
+const RENDER_BLOCKING_LINK = `<link rel="expect" href="#${SHELL_END_ID}" blocking="render" />`;
 
 const index = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 if (!index.includes(EMPTY_ROOT)) {
@@ -23,8 +27,11 @@ const out = path.join(dist, 'shells');
 fs.mkdirSync(out, { recursive: true });
 const written = [];
 for (const [name, markup] of Object.entries(renderShells())) {
-  const root = `<div id="root"><div ${SHELL_ATTRIBUTE}="${name}" inert aria-hidden="true">${markup}</div></div>`;
-  fs.writeFileSync(path.join(out, `${name}.html`), index.replace(EMPTY_ROOT, root));
+  const root = `<div id="root"><div ${SHELL_ATTRIBUTE}="${name}" inert aria-hidden="true">${markup}</div><div id="${SHELL_END_ID}" hidden></div></div>`;
+  const html = index
+    .replace('</head>', `${RENDER_BLOCKING_LINK}\n  </head>`)
+    .replace(EMPTY_ROOT, root);
+  fs.writeFileSync(path.join(out, `${name}.html`), html);
   written.push(`${name} (${(markup.length / 1024).toFixed(1)} KiB)`);
 }
 // The SSR build is only a tool for this step; nothing serves it.

@@ -175,7 +175,11 @@ export function NodeTable({
               <Table.Tr key={row} aria-hidden="true">
                 {Array.from({ length: columnCount }, (_, cell) => (
                   <Table.Td key={cell}>
-                    <Skeleton height={12} radius="sm" />
+                    {/* A line of text's height, so the rows that replace these do not push the
+                        pager down (a layout shift on every first load). */}
+                    <div className={classes.skeletonLine}>
+                      <Skeleton height={12} radius="sm" />
+                    </div>
                   </Table.Td>
                 ))}
               </Table.Tr>
