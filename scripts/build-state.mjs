@@ -50,6 +50,8 @@ const TARGETS = [
       'packages/web/index.html',
       'packages/web/vite.config.ts',
       'packages/web/package.json',
+      // The build's own steps after Vite (static shells, compressed copies).
+      'packages/web/scripts',
       'packages/contract/src',
     ],
   },
