@@ -99,9 +99,34 @@ describe('static shells', () => {
     expect(errors).toEqual([]);
   });
 
+  it('gives every device-fleet screen its frame, with the heading where the live screen puts it', async () => {
+    await signIn(page);
+    // The spec's paths, in the case the sidebar and the spec use (the server matches any case).
+    for (const path of [
+      '/home/metricss',
+      '/home/managedevice',
+      '/home/Georegion',
+      '/home/Productserial',
+      '/home/device-reports/',
+    ]) {
+      await withoutScripts(path);
+      const shellHeading = page.locator(`${SHELL} h1`);
+      await shellHeading.waitFor();
+      const title = await shellHeading.textContent();
+      const box = await shellHeading.boundingBox();
+      forgetRefusedScripts();
+
+      await page.goto(path);
+      await page.getByRole('heading', { name: title ?? '', level: 1, exact: true }).waitFor();
+      await expect(page.locator(SHELL).count(), path).resolves.toBe(0);
+      expect(await page.locator('h1').boundingBox(), path).toEqual(box);
+      expect(errors, path).toEqual([]);
+    }
+  });
+
   it('sends other signed-in pages without a shell', async () => {
     await signIn(page);
-    const response = await page.goto('/home/georegion');
+    const response = await page.goto('/home/userinfo');
     expect(await response?.text()).not.toContain('data-static-shell');
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(errors).toEqual([]);

@@ -325,8 +325,19 @@ describe('the built dashboard with static shells (ADR 35)', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<div id="root">fleetdeck-spa</div>');
     fs.writeFileSync(path.join(dist, 'shells', 'login.html'), '<div id="root">shell-login</div>');
     fs.writeFileSync(
+      path.join(dist, 'shells', 'login-customer.html'),
+      '<div id="root">shell-login-customer</div>',
+    );
+    fs.writeFileSync(
       path.join(dist, 'shells', 'devices.html'),
       '<div id="root">shell-devices</div>',
+    );
+    fs.writeFileSync(
+      path.join(dist, 'shells', 'manifest.json'),
+      JSON.stringify({
+        login: { standard: 'login.html', customer: 'login-customer.html' },
+        signedIn: { '/home/nodes': 'devices.html' },
+      }),
     );
     server = await createTestServer('sqlite', { env: { WEB_DIST_DIR: dist } });
   });
@@ -361,14 +372,14 @@ describe('the built dashboard with static shells (ADR 35)', () => {
     }
   });
 
-  it('falls back to index.html for a shell the build did not write (customer mode)', async () => {
+  it("answers with customer mode's sign-in shell in a customer deployment", async () => {
     const customer = await createTestServer('sqlite', {
       env: { WEB_DIST_DIR: dist, DEPLOYMENT_MODE: 'customer' },
     });
     try {
-      const response = await customer.app.inject({ method: 'GET', url: '/login' });
+      const response = await customer.app.inject({ method: 'GET', url: '/home/nodes' });
       expect(response.statusCode).toBe(200);
-      expect(response.body).toContain('fleetdeck-spa');
+      expect(response.body).toContain('shell-login-customer');
     } finally {
       await customer.close();
     }

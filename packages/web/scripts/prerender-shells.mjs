@@ -2,7 +2,8 @@
 // whose #root already holds that shell's markup, rendered by the app's own components through
 // the SSR build in dist-ssr (`vite build --ssr src/prerender/shells.tsx`). The markup is inert
 // and hidden from assistive technology: it is a picture of the page until the app replaces it.
-// Run after both builds and before precompress.mjs.
+// dist/shells/manifest.json tells the server which shell fits which request. Run after both
+// builds and before precompress.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +27,8 @@ const { renderShells, SHELL_ATTRIBUTE } = await import(
 const out = path.join(dist, 'shells');
 fs.mkdirSync(out, { recursive: true });
 const written = [];
-for (const [name, markup] of Object.entries(renderShells())) {
+const { shells, manifest } = renderShells();
+for (const [name, markup] of Object.entries(shells)) {
   const root = `<div id="root"><div ${SHELL_ATTRIBUTE}="${name}" inert aria-hidden="true">${markup}</div><div id="${SHELL_END_ID}" hidden></div></div>`;
   const html = index
     .replace('</head>', `${RENDER_BLOCKING_LINK}\n  </head>`)
@@ -34,6 +36,8 @@ for (const [name, markup] of Object.entries(renderShells())) {
   fs.writeFileSync(path.join(out, `${name}.html`), html);
   written.push(`${name} (${(markup.length / 1024).toFixed(1)} KiB)`);
 }
+// Which shell the server sends for which request (packages/server/src/http/web-app.ts).
+fs.writeFileSync(path.join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 // The SSR build is only a tool for this step; nothing serves it.
 fs.rmSync(ssr, { recursive: true, force: true });
 console.log(`static shells: ${written.join(', ')}`);

@@ -15,19 +15,44 @@ import { sendFailure } from './error-handler.js';
 const API_PREFIXES = [`${API_PREFIX}/`, `${INSIGHTS_PREFIX}/`, '/healthz', '/readyz'];
 
 /**
- * The static shells the dashboard build writes (dist/shells/<name>.html, ADR 35): the page's
- * first screen already in the HTML, painted before any script runs. Kept in step with
- * packages/web/src/app/static-shell-names.ts.
+ * dist/shells/manifest.json as the dashboard build writes it (ADR 35,
+ * packages/web/scripts/prerender-shells.mjs): the sign-in shell per deployment mode and the
+ * signed-in shells by path (lower case), each a file name under dist/shells.
  */
-const STATIC_SHELLS = {
-  login: 'shells/login.html',
-  'login-customer': 'shells/login-customer.html',
-  devices: 'shells/devices.html',
-} as const;
-type StaticShell = keyof typeof STATIC_SHELLS;
+export interface StaticShellManifest {
+  login: Record<DeploymentMode, string>;
+  signedIn: Record<string, string>;
+}
 
+const SHELL_DIR = 'shells';
+const SHELL_FILE = /^[a-z0-9-]+\.html$/;
 const LOGIN_PATHS = new Set(['/', '/login']);
-const DEVICES_PATH = '/home/nodes';
+
+/**
+ * Reads the build's shell manifest. An older build, one made without the shells, or a manifest
+ * naming a file that is not there gives null (every page then gets index.html).
+ */
+export function readShellManifest(distDir: string): StaticShellManifest | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(path.join(distDir, SHELL_DIR, 'manifest.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  const manifest = parsed as Partial<StaticShellManifest> | null;
+  const files = [
+    manifest?.login?.standard,
+    manifest?.login?.customer,
+    ...Object.values(manifest?.signedIn ?? {}),
+  ];
+  const usable = files.every(
+    (file) =>
+      typeof file === 'string' &&
+      SHELL_FILE.test(file) &&
+      fs.existsSync(path.join(distDir, SHELL_DIR, file)),
+  );
+  return usable ? (manifest as StaticShellManifest) : null;
+}
 
 /** The request's path as the dashboard's router matches it: case-insensitive, no trailing slash. */
 function routePath(url: string): string {
@@ -37,28 +62,29 @@ function routePath(url: string): string {
 }
 
 /**
- * Which shell a page request gets. The readable marker cookies (set at sign-in, cleared at
- * sign-out) tell whether this browser holds a session: without them the app starts every
- * signed-in path at the sign-in page (packages/web/src/app/signed-out-start.ts), so that is the
- * shell (customer mode's has no sign-up link); with them /home/nodes gets the dashboard frame with
- * its heading. Any other page gets the bare index.html. A wrong guess costs nothing but the
- * shell: the app replaces it either way.
+ * Which shell a page request gets (a path under the dist directory), or null for index.html. The
+ * readable marker cookies (set at sign-in, cleared at sign-out) tell whether this browser holds a
+ * session: without them the app starts every signed-in path at the sign-in page
+ * (packages/web/src/app/signed-out-start.ts), so that is the shell (customer mode's has no
+ * sign-up link); with them each device-fleet screen gets the dashboard frame with its heading.
+ * A wrong guess costs nothing but the shell: the app replaces it either way.
  */
 export function staticShellFor(
   url: string,
   cookies: Record<string, string | undefined>,
   deploymentMode: DeploymentMode,
-): StaticShell | null {
+  manifest: StaticShellManifest,
+): string | null {
   const route = routePath(url);
   const signedIn = Boolean(cookies[MARKER_COOKIES.userName]);
-  if (!signedIn) {
-    return LOGIN_PATHS.has(route) || route === '/home' || route.startsWith('/home/')
-      ? deploymentMode === 'customer'
-        ? 'login-customer'
-        : 'login'
-      : null;
-  }
-  return route === DEVICES_PATH ? 'devices' : null;
+  const file = signedIn
+    ? Object.hasOwn(manifest.signedIn, route)
+      ? manifest.signedIn[route]
+      : undefined
+    : LOGIN_PATHS.has(route) || route === '/home' || route.startsWith('/home/')
+      ? manifest.login[deploymentMode]
+      : undefined;
+  return file === undefined ? null : `${SHELL_DIR}/${file}`;
 }
 
 /**
@@ -72,16 +98,10 @@ export async function registerWebApp(
 ): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
-  // An older build, or one made without the shells, serves index.html everywhere.
-  const shells = new Set(
-    (Object.keys(STATIC_SHELLS) as StaticShell[]).filter((name) =>
-      fs.existsSync(path.join(distDir, STATIC_SHELLS[name])),
-    ),
-  );
-  const documentFor = (request: FastifyRequest): string => {
-    const shell = staticShellFor(request.url, request.cookies, deploymentMode);
-    return shell !== null && shells.has(shell) ? STATIC_SHELLS[shell] : 'index.html';
-  };
+  const shells = built ? readShellManifest(distDir) : null;
+  const documentFor = (request: FastifyRequest): string =>
+    (shells && staticShellFor(request.url, request.cookies, deploymentMode, shells)) ??
+    'index.html';
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,

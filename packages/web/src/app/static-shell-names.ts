@@ -1,15 +1,35 @@
 /**
- * The static shells the build writes (dist/shells/<name>.html, ADR 35) and the server picks
- * from; kept in step with STATIC_SHELLS in packages/server/src/http/web-app.ts. The sign-in page
- * has one per deployment mode (a standard deployment shows the sign-up link, customer mode not).
+ * The static shells the build writes (dist/shells/<name>.html, ADR 35). The sign-in page has one
+ * per deployment mode (a standard deployment shows the sign-up link, customer mode not); each
+ * screen of the device fleet has the signed-in frame with its heading. The build also writes
+ * dist/shells/manifest.json, which the server follows (packages/server/src/http/web-app.ts).
  */
-export const STATIC_SHELL_NAMES = ['login', 'login-customer', 'devices'] as const;
-export type StaticShellName = (typeof STATIC_SHELL_NAMES)[number];
+export const LOGIN_SHELLS = { standard: 'login', customer: 'login-customer' } as const;
+
+/** The signed-in shells by the path they are for (lower case, as the server compares). */
+export const SIGNED_IN_SHELLS = {
+  '/home/nodes': 'devices',
+  '/home/metricss': 'graphs',
+  '/home/managedevice': 'manage-device',
+  '/home/georegion': 'geo-region',
+  '/home/productserial': 'product-serial',
+  '/home/device-reports': 'device-reports',
+} as const;
+
+export type StaticShellName =
+  | (typeof LOGIN_SHELLS)[keyof typeof LOGIN_SHELLS]
+  | (typeof SIGNED_IN_SHELLS)[keyof typeof SIGNED_IN_SHELLS];
+
+/** What dist/shells/manifest.json holds: file names under dist/shells. */
+export interface StaticShellManifest {
+  login: Record<keyof typeof LOGIN_SHELLS, string>;
+  signedIn: Record<string, string>;
+}
 
 /** The attribute on the shell's wrapper inside #root that names it. */
 export const STATIC_SHELL_ATTRIBUTE = 'data-static-shell';
 
 /** Whether a shell is one of the sign-in page's. */
 export function isLoginShell(name: string | null): boolean {
-  return name === 'login' || name === 'login-customer';
+  return Object.values<string | null>(LOGIN_SHELLS).includes(name);
 }

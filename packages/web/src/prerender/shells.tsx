@@ -2,7 +2,7 @@
  * The static shells (ADR 35): the first screen of a page load, rendered to HTML at build time by
  * the same components the app renders, so the browser paints it before any script has run. The
  * server picks one per request (packages/server/src/http/web-app.ts); the app replaces it with
- * the live page once that page's modules and, when signed in, the session have arrived
+ * the live page once that page's modules and its first data have arrived
  * (src/app/static-shell.ts). Built by `vite build --ssr` and run by scripts/prerender-shells.mjs.
  */
 import { LABELS, type DeploymentInfo, type DeploymentMode } from '@fleetdeck/contract';
@@ -12,14 +12,31 @@ import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { DashboardFrame } from '../app/layout/dashboard-frame';
+import {
+  LOGIN_SHELLS,
+  SIGNED_IN_SHELLS,
+  STATIC_SHELL_ATTRIBUTE,
+  type StaticShellManifest,
+  type StaticShellName,
+} from '../app/static-shell-names';
 import { theme } from '../app/theme';
 import { authKeys } from '../features/auth/api/auth.keys';
 import { LoginRoute } from '../features/auth/routes/login.route';
 import { NodeScreen } from '../features/nodes/components/node-screen';
-import { DEVICES_PATH, LOGIN_PATH } from '../lib/paths';
-import { STATIC_SHELL_ATTRIBUTE, type StaticShellName } from '../app/static-shell-names';
+import { NODE_LABELS } from '../features/nodes/labels';
+import { LOGIN_PATH } from '../lib/paths';
 
 export const SHELL_ATTRIBUTE = STATIC_SHELL_ATTRIBUTE;
+
+/** The heading of each device-fleet screen, as its route renders it. */
+const SIGNED_IN_TITLES: Record<keyof typeof SIGNED_IN_SHELLS, string> = {
+  '/home/nodes': LABELS.navDevices,
+  '/home/metricss': NODE_LABELS.graphsHeading,
+  '/home/managedevice': NODE_LABELS.devicesHeading,
+  '/home/georegion': NODE_LABELS.geoRegionHeading,
+  '/home/productserial': NODE_LABELS.productSerialHeading,
+  '/home/device-reports': NODE_LABELS.deviceReportsHeading,
+};
 
 const noop = () => undefined;
 
@@ -50,26 +67,44 @@ function renderLogin(mode: DeploymentMode): string {
   return render(LOGIN_PATH, <LoginRoute />, queryClient);
 }
 
-/** Each shell's markup, to go inside the page's `#root`. */
-export function renderShells(): Record<StaticShellName, string> {
-  return {
-    login: renderLogin('standard'),
-    'login-customer': renderLogin('customer'),
-    // The signed-in frame with the Devices heading and a placeholder where the list goes; the
-    // account menu, the sidebar's entries and the list come with the app.
-    devices: render(
-      DEVICES_PATH,
-      <DashboardFrame
-        user={null}
-        navOpened={false}
-        onToggleNav={noop}
-        onCloseNav={noop}
-        loading={false}
-      >
-        <NodeScreen title={LABELS.navDevices}>
-          <Skeleton height={480} radius="md" aria-hidden="true" />
-        </NodeScreen>
-      </DashboardFrame>,
-    ),
+/**
+ * A device-fleet screen before the app has started: the signed-in frame with the screen's
+ * heading and a placeholder where its list or form goes. The account menu, the sidebar's entries
+ * and the screen itself come with the app.
+ */
+function renderSignedIn(path: keyof typeof SIGNED_IN_SHELLS): string {
+  return render(
+    path,
+    <DashboardFrame
+      user={null}
+      navOpened={false}
+      onToggleNav={noop}
+      onCloseNav={noop}
+      loading={false}
+    >
+      <NodeScreen title={SIGNED_IN_TITLES[path]}>
+        <Skeleton height={480} radius="md" aria-hidden="true" />
+      </NodeScreen>
+    </DashboardFrame>,
+  );
+}
+
+/** Each shell's markup (to go inside the page's `#root`) and the manifest the server reads. */
+export function renderShells(): {
+  shells: Record<StaticShellName, string>;
+  manifest: StaticShellManifest;
+} {
+  const shells = {} as Record<StaticShellName, string>;
+  const manifest: StaticShellManifest = {
+    login: { standard: `${LOGIN_SHELLS.standard}.html`, customer: `${LOGIN_SHELLS.customer}.html` },
+    signedIn: {},
   };
+  for (const mode of ['standard', 'customer'] as const) {
+    shells[LOGIN_SHELLS[mode]] = renderLogin(mode);
+  }
+  for (const [path, name] of Object.entries(SIGNED_IN_SHELLS)) {
+    shells[name] = renderSignedIn(path as keyof typeof SIGNED_IN_SHELLS);
+    manifest.signedIn[path] = `${name}.html`;
+  }
+  return { shells, manifest };
 }
