@@ -99,10 +99,11 @@ describe('static shells', () => {
     expect(errors).toEqual([]);
   });
 
-  it('gives every device-fleet screen its frame, with the heading where the live screen puts it', async () => {
+  it('gives the dashboard and every device-fleet screen its frame, heading where the live screen puts it', async () => {
     await signIn(page);
     // The spec's paths, in the case the sidebar and the spec use (the server matches any case).
     for (const path of [
+      '/home',
       '/home/metricss',
       '/home/managedevice',
       '/home/Georegion',

@@ -333,10 +333,15 @@ describe('the built dashboard with static shells (ADR 35)', () => {
       '<div id="root">shell-devices</div>',
     );
     fs.writeFileSync(
+      path.join(dist, 'shells', 'dashboard.html'),
+      '<div id="root">shell-dashboard</div>',
+    );
+    fs.writeFileSync(
       path.join(dist, 'shells', 'manifest.json'),
       JSON.stringify({
         login: { standard: 'login.html', customer: 'login-customer.html' },
         signedIn: { '/home/nodes': 'devices.html' },
+        dashboard: 'dashboard.html',
       }),
     );
     server = await createTestServer('sqlite', { env: { WEB_DIST_DIR: dist } });
@@ -362,9 +367,12 @@ describe('the built dashboard with static shells (ADR 35)', () => {
     expect((await page('/sign-up')).body).toContain('fleetdeck-spa');
   });
 
-  it('answers a signed-in browser with the dashboard frame on the devices list only', async () => {
+  it('answers a signed-in browser with the frames its manifest lists, /home by role', async () => {
     expect((await page('/home/nodes/', signedIn)).body).toContain('shell-devices');
     expect((await page('/home/NODES?status=true', signedIn)).body).toContain('shell-devices');
+    expect((await page('/home', `${signedIn}; ${MARKER_COOKIES.userRole}=admin`)).body).toContain(
+      'shell-dashboard',
+    );
     for (const url of ['/login', '/home', '/home/georegion']) {
       const response = await page(url, signedIn);
       expect(response.body, url).toContain('fleetdeck-spa');

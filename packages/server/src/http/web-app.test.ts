@@ -9,6 +9,7 @@ const signedIn = { [MARKER_COOKIES.userName]: 'ops@example.com' };
 const manifest: StaticShellManifest = {
   login: { standard: 'login.html', customer: 'login-customer.html' },
   signedIn: { '/home/nodes': 'devices.html', '/home/georegion': 'geo-region.html' },
+  dashboard: 'dashboard.html',
 };
 const shellFor = (url: string, cookies = {}, mode: 'standard' | 'customer' = 'standard') =>
   staticShellFor(url, cookies, mode, manifest);
@@ -27,9 +28,21 @@ describe('staticShellFor (ADR 35)', () => {
       expect(shellFor(url, signedIn), url).toBe('shells/devices.html');
     }
     expect(shellFor('/home/Georegion', signedIn)).toBe('shells/geo-region.html');
-    for (const url of ['/', '/login', '/home', '/home/groups', '/home/nodes/extra', '/toString']) {
+    for (const url of ['/', '/login', '/home/groups', '/home/nodes/extra', '/toString']) {
       expect(shellFor(url, signedIn), url).toBeNull();
     }
+  });
+
+  it('gives /home the dashboard frame only when the role marker names a dashboard role', () => {
+    const withRoles = (roles: string) => ({ ...signedIn, [MARKER_COOKIES.userRole]: roles });
+    expect(shellFor('/home/', withRoles('admin'))).toBe('shells/dashboard.html');
+    expect(shellFor('/HOME', withRoles('user,service_engineer_role'))).toBe(
+      'shells/dashboard.html',
+    );
+    // Users without a dashboard role are sent on to the Devices list: no shell fits.
+    expect(shellFor('/home', withRoles('user'))).toBeNull();
+    expect(shellFor('/home', withRoles('not-a-role'))).toBeNull();
+    expect(shellFor('/home', signedIn)).toBeNull();
   });
 
   it('has no shell for public pages other than sign-in', () => {
@@ -61,6 +74,7 @@ describe('readShellManifest', () => {
       'login-customer.html': '',
       'devices.html': '',
       'geo-region.html': '',
+      'dashboard.html': '',
     });
     expect(readShellManifest(dir)).toEqual(manifest);
   });

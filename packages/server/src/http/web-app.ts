@@ -7,6 +7,8 @@ import {
   INSIGHTS_PREFIX,
   MARKER_COOKIES,
   SERVER_MESSAGES,
+  canSeeDashboard,
+  isRole,
   type DeploymentMode,
 } from '@fleetdeck/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,11 +24,14 @@ const API_PREFIXES = [`${API_PREFIX}/`, `${INSIGHTS_PREFIX}/`, '/healthz', '/rea
 export interface StaticShellManifest {
   login: Record<DeploymentMode, string>;
   signedIn: Record<string, string>;
+  /** /home for the roles that see the statistics dashboard there. */
+  dashboard: string;
 }
 
 const SHELL_DIR = 'shells';
 const SHELL_FILE = /^[a-z0-9-]+\.html$/;
 const LOGIN_PATHS = new Set(['/', '/login']);
+const HOME_ROUTE = '/home';
 
 /**
  * Reads the build's shell manifest. An older build, one made without the shells, or a manifest
@@ -41,6 +46,7 @@ export function readShellManifest(distDir: string): StaticShellManifest | null {
   }
   const manifest = parsed as Partial<StaticShellManifest> | null;
   const files = [
+    manifest?.dashboard,
     manifest?.login?.standard,
     manifest?.login?.customer,
     ...Object.values(manifest?.signedIn ?? {}),
@@ -66,7 +72,8 @@ function routePath(url: string): string {
  * readable marker cookies (set at sign-in, cleared at sign-out) tell whether this browser holds a
  * session: without them the app starts every signed-in path at the sign-in page
  * (packages/web/src/app/signed-out-start.ts), so that is the shell (customer mode's has no
- * sign-up link); with them each device-fleet screen gets the dashboard frame with its heading.
+ * sign-up link); with them each device-fleet screen gets the dashboard frame with its heading,
+ * and /home the statistics dashboard's frame when the `user_role` marker names a role that sees it.
  * A wrong guess costs nothing but the shell: the app replaces it either way.
  */
 export function staticShellFor(
@@ -77,13 +84,17 @@ export function staticShellFor(
 ): string | null {
   const route = routePath(url);
   const signedIn = Boolean(cookies[MARKER_COOKIES.userName]);
-  const file = signedIn
-    ? Object.hasOwn(manifest.signedIn, route)
-      ? manifest.signedIn[route]
-      : undefined
-    : LOGIN_PATHS.has(route) || route === '/home' || route.startsWith('/home/')
-      ? manifest.login[deploymentMode]
-      : undefined;
+  let file: string | undefined;
+  if (!signedIn) {
+    if (LOGIN_PATHS.has(route) || route === HOME_ROUTE || route.startsWith(`${HOME_ROUTE}/`))
+      file = manifest.login[deploymentMode];
+  } else if (route === HOME_ROUTE) {
+    // The others are sent on from /home to the Devices list: no shell would match their page.
+    const roles = (cookies[MARKER_COOKIES.userRole] ?? '').split(',').filter(isRole);
+    if (canSeeDashboard(roles)) file = manifest.dashboard;
+  } else if (Object.hasOwn(manifest.signedIn, route)) {
+    file = manifest.signedIn[route];
+  }
   return file === undefined ? null : `${SHELL_DIR}/${file}`;
 }
 

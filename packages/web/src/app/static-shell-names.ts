@@ -16,14 +16,22 @@ export const SIGNED_IN_SHELLS = {
   '/home/device-reports': 'device-reports',
 } as const;
 
+/**
+ * /home, for the roles that see the statistics dashboard there (the others are sent on to the
+ * Devices list; the server reads the roles from the `user_role` marker cookie).
+ */
+export const DASHBOARD_SHELL = 'dashboard';
+
 export type StaticShellName =
   | (typeof LOGIN_SHELLS)[keyof typeof LOGIN_SHELLS]
-  | (typeof SIGNED_IN_SHELLS)[keyof typeof SIGNED_IN_SHELLS];
+  | (typeof SIGNED_IN_SHELLS)[keyof typeof SIGNED_IN_SHELLS]
+  | typeof DASHBOARD_SHELL;
 
 /** What dist/shells/manifest.json holds: file names under dist/shells. */
 export interface StaticShellManifest {
   login: Record<keyof typeof LOGIN_SHELLS, string>;
   signedIn: Record<string, string>;
+  dashboard: string;
 }
 
 /** The attribute on the shell's wrapper inside #root that names it. */

@@ -6,13 +6,15 @@
  * (src/app/static-shell.ts). Built by `vite build --ssr` and run by scripts/prerender-shells.mjs.
  */
 import { LABELS, type DeploymentInfo, type DeploymentMode } from '@fleetdeck/contract';
-import { MantineProvider, Skeleton } from '@mantine/core';
+import { MantineProvider, Skeleton, Stack } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { DashboardFrame } from '../app/layout/dashboard-frame';
+import { DASHBOARD_HOME_PATH } from '../app/layout/nav-items';
 import {
+  DASHBOARD_SHELL,
   LOGIN_SHELLS,
   SIGNED_IN_SHELLS,
   STATIC_SHELL_ATTRIBUTE,
@@ -24,6 +26,7 @@ import { authKeys } from '../features/auth/api/auth.keys';
 import { LoginRoute } from '../features/auth/routes/login.route';
 import { NodeScreen } from '../features/nodes/components/node-screen';
 import { NODE_LABELS } from '../features/nodes/labels';
+import { StatsDashboardHeader } from '../features/stats/components/stats-dashboard';
 import { LOGIN_PATH } from '../lib/paths';
 
 export const SHELL_ATTRIBUTE = STATIC_SHELL_ATTRIBUTE;
@@ -89,6 +92,25 @@ function renderSignedIn(path: keyof typeof SIGNED_IN_SHELLS): string {
   );
 }
 
+/** /home for the dashboard roles: the frame with the dashboard's header. */
+function renderDashboard(): string {
+  return render(
+    DASHBOARD_HOME_PATH,
+    <DashboardFrame
+      user={null}
+      navOpened={false}
+      onToggleNav={noop}
+      onCloseNav={noop}
+      loading={false}
+    >
+      <Stack gap="lg">
+        <StatsDashboardHeader onRefresh={noop} refreshing={false} />
+        <Skeleton height={480} radius="md" aria-hidden="true" />
+      </Stack>
+    </DashboardFrame>,
+  );
+}
+
 /** Each shell's markup (to go inside the page's `#root`) and the manifest the server reads. */
 export function renderShells(): {
   shells: Record<StaticShellName, string>;
@@ -98,7 +120,9 @@ export function renderShells(): {
   const manifest: StaticShellManifest = {
     login: { standard: `${LOGIN_SHELLS.standard}.html`, customer: `${LOGIN_SHELLS.customer}.html` },
     signedIn: {},
+    dashboard: `${DASHBOARD_SHELL}.html`,
   };
+  shells[DASHBOARD_SHELL] = renderDashboard();
   for (const mode of ['standard', 'customer'] as const) {
     shells[LOGIN_SHELLS[mode]] = renderLogin(mode);
   }

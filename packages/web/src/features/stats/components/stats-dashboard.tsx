@@ -25,6 +25,29 @@ import { RangeCharts } from './range-charts';
 import { SummaryCards } from './summary-cards';
 import { RefreshButton } from '../../../components/refresh-button';
 
+/** The dashboard's heading, its line and the refresh button (also the static shell's, ADR 35). */
+export function StatsDashboardHeader({
+  onRefresh,
+  refreshing,
+}: {
+  onRefresh: () => void;
+  refreshing: boolean;
+}) {
+  return (
+    <Group justify="space-between" align="flex-start" wrap="nowrap">
+      <Box>
+        <Title order={1} size="h2">
+          {STATS_LABELS.heading}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {STATS_LABELS.subtitle}
+        </Text>
+      </Box>
+      <RefreshButton label={STATS_LABELS.refresh} onClick={onRefresh} loading={refreshing} />
+    </Group>
+  );
+}
+
 /**
  * The statistics dashboard (access §2 Dashboard): the fleet now (cards, device status, current
  * fault codes) and the chosen range's series. An invalid range shows the spec's message and
@@ -57,21 +80,10 @@ export function StatsDashboard({ showFaults }: { showFaults: boolean }) {
 
   return (
     <Stack gap="lg" data-testid="stats-dashboard">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Box>
-          <Title order={1} size="h2">
-            {STATS_LABELS.heading}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {STATS_LABELS.subtitle}
-          </Text>
-        </Box>
-        <RefreshButton
-          label={STATS_LABELS.refresh}
-          onClick={refresh}
-          loading={summary.isRefetching || (stats.isFetching && !stats.isPending)}
-        />
-      </Group>
+      <StatsDashboardHeader
+        onRefresh={refresh}
+        refreshing={summary.isRefetching || (stats.isFetching && !stats.isPending)}
+      />
 
       {summary.isError && (
         <QueryErrorAlert
