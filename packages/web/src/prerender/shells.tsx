@@ -71,11 +71,10 @@ function renderLogin(mode: DeploymentMode): string {
 }
 
 /**
- * A device-fleet screen before the app has started: the signed-in frame with the screen's
- * heading and a placeholder where its list or form goes. The account menu, the sidebar's entries
- * and the screen itself come with the app.
+ * A signed-in page before the app has started: the frame without a user (no account menu, no
+ * sidebar entries; they come with the app) around the page's first screen.
  */
-function renderSignedIn(path: keyof typeof SIGNED_IN_SHELLS): string {
+function renderFrame(path: string, page: ReactNode): string {
   return render(
     path,
     <DashboardFrame
@@ -85,29 +84,27 @@ function renderSignedIn(path: keyof typeof SIGNED_IN_SHELLS): string {
       onCloseNav={noop}
       loading={false}
     >
-      <NodeScreen title={SIGNED_IN_TITLES[path]}>
-        <Skeleton height={480} radius="md" aria-hidden="true" />
-      </NodeScreen>
+      {page}
     </DashboardFrame>,
   );
 }
 
-/** /home for the dashboard roles: the frame with the dashboard's header. */
+/** Where a page's list, cards or form will be. */
+const PLACEHOLDER = <Skeleton height={480} radius="md" aria-hidden="true" />;
+
+/** A device-fleet screen: its heading and a placeholder where its list or form goes. */
+function renderSignedIn(path: keyof typeof SIGNED_IN_SHELLS): string {
+  return renderFrame(path, <NodeScreen title={SIGNED_IN_TITLES[path]}>{PLACEHOLDER}</NodeScreen>);
+}
+
+/** /home for the dashboard roles: the dashboard's header and a placeholder for its cards. */
 function renderDashboard(): string {
-  return render(
+  return renderFrame(
     DASHBOARD_HOME_PATH,
-    <DashboardFrame
-      user={null}
-      navOpened={false}
-      onToggleNav={noop}
-      onCloseNav={noop}
-      loading={false}
-    >
-      <Stack gap="lg">
-        <StatsDashboardHeader onRefresh={noop} refreshing={false} />
-        <Skeleton height={480} radius="md" aria-hidden="true" />
-      </Stack>
-    </DashboardFrame>,
+    <Stack gap="lg">
+      <StatsDashboardHeader onRefresh={noop} refreshing={false} />
+      {PLACEHOLDER}
+    </Stack>,
   );
 }
 
