@@ -140,6 +140,25 @@ describe('Devices list', () => {
     expect(domSize).toBeLessThan(1_500);
   });
 
+  it('shows no page count while the first page loads, then the real one', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/admin/nodes?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/home/nodes`);
+    await table().waitFor({ state: 'visible' });
+    // The answer is held back: the pager must not claim a single page.
+    await expect.poll(() => pageStatus().innerText()).toBe('Page 1 of …');
+    await expect(pageStatus().getAttribute('aria-busy')).resolves.toBe('true');
+    release();
+    await waitForRows(NODES.slice(0, 10).map((node) => node.node_id));
+    await expect(pageStatus().innerText()).resolves.toBe('Page 1 of 13');
+    await expect(pageStatus().getAttribute('aria-busy')).resolves.toBe('false');
+    await page.unroute('**/v1/admin/nodes?*');
+  });
+
   it('searches by device id, ignores whitespace, and restores the list when cleared', async () => {
     await page.goto('/home/nodes');
     await waitForRows(NODES.slice(0, 10).map((node) => node.node_id));

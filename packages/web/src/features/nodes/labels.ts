@@ -26,6 +26,8 @@ export const NODE_LABELS = {
   prev: 'Prev',
   next: 'Next',
   pageOf: 'Page {page} of {pages}',
+  /** Stands for the page count while the first page loads. */
+  pagesLoading: '…',
 
   // --- This app's wording ---
   deviceReportsHeading: 'Device Reports',

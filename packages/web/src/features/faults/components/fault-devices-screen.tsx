@@ -210,7 +210,11 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
               <Divider />
               <Box p="md">
                 <NodeTablePager
-                  {...paging.pagerProps(nodes.isError ? undefined : nodes.data?.count, nextId)}
+                  {...paging.pagerProps(
+                    nodes.isError ? undefined : nodes.data?.count,
+                    nextId,
+                    nodes.isPending,
+                  )}
                 />
               </Box>
             </Stack>

@@ -118,7 +118,11 @@ export function FaultHistoryScreen() {
           <Divider />
           <Box p="md">
             <NodeTablePager
-              {...paging.pagerProps(query.isError ? undefined : query.data?.total, nextId)}
+              {...paging.pagerProps(
+                query.isError ? undefined : query.data?.total,
+                nextId,
+                query.isPending,
+              )}
             />
           </Box>
         </Stack>

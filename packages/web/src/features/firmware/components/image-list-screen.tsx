@@ -209,7 +209,11 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
           <Divider />
           <Box p="md">
             <NodeTablePager
-              {...paging.pagerProps(query.isError ? undefined : query.data?.total, nextId)}
+              {...paging.pagerProps(
+                query.isError ? undefined : query.data?.total,
+                nextId,
+                query.isPending,
+              )}
             />
           </Box>
         </Stack>

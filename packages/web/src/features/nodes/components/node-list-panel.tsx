@@ -292,7 +292,11 @@ export function NodeListPanel({
             <Box p="md">
               <NodeTablePager
                 page={pageNumber(stack)}
-                pages={pageCount(query.isError ? undefined : page?.total, pageSize)}
+                pages={
+                  query.isPending && !query.isError
+                    ? undefined
+                    : pageCount(query.isError ? undefined : page?.total, pageSize)
+                }
                 canPrev={canGoPrev(stack)}
                 canNext={canGoNext(nextId)}
                 onPrev={prev}

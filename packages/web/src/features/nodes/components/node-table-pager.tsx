@@ -21,7 +21,8 @@ export const NodeTablePager = memo(function NodeTablePager({
   pageSizes = PAGE_SIZES.devices,
 }: {
   page: number;
-  pages: number;
+  /** Undefined while the first page is loading: the count shows as a placeholder, not as 1. */
+  pages: number | undefined;
   canPrev: boolean;
   canNext: boolean;
   onPrev: () => void;
@@ -63,8 +64,15 @@ export const NodeTablePager = memo(function NodeTablePager({
         >
           {NODE_LABELS.prev}
         </Button>
-        <Text size="sm" aria-live="polite" data-testid="node-page-status" miw={96} ta="center">
-          {formatMessage(NODE_LABELS.pageOf, { page, pages })}
+        <Text
+          size="sm"
+          aria-live="polite"
+          aria-busy={pages === undefined}
+          data-testid="node-page-status"
+          miw={96}
+          ta="center"
+        >
+          {formatMessage(NODE_LABELS.pageOf, { page, pages: pages ?? NODE_LABELS.pagesLoading })}
         </Text>
         <Button
           variant="default"

@@ -127,6 +127,7 @@ export function JobListScreen({
               {...paging.pagerProps(
                 query.isError ? undefined : query.data?.total,
                 stale ? undefined : query.data?.next_id,
+                query.isPending,
               )}
             />
           </Box>

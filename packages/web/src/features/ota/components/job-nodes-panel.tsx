@@ -122,6 +122,7 @@ export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobM
             {...paging.pagerProps(
               query.isError ? undefined : query.data?.total,
               stale ? undefined : query.data?.next_id,
+              query.isPending,
             )}
           />
         </Box>

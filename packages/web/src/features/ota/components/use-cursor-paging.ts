@@ -26,10 +26,13 @@ export function useCursorPaging(scope: string, sizes: readonly number[], default
   });
   const stack = paging.key === key ? paging.stack : FIRST_PAGE;
 
-  /** The pager's props, given what the current page answered (nothing while it is stale). */
-  const pagerProps = (total: number | undefined, nextId: string | undefined) => ({
+  /**
+   * The pager's props, given what the current page answered (nothing while it is stale);
+   * `loading` while the list has no answer yet, when the page count is not known.
+   */
+  const pagerProps = (total: number | undefined, nextId: string | undefined, loading = false) => ({
     page: pageNumber(stack),
-    pages: pageCount(total, pageSize),
+    pages: loading ? undefined : pageCount(total, pageSize),
     canPrev: canGoPrev(stack),
     canNext: canGoNext(nextId),
     onPrev: () => setPaging({ key, stack: goPrev(stack) }),
