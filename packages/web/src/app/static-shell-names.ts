@@ -1,7 +1,9 @@
 /**
  * The static shells the build writes (dist/shells/<name>.html, ADR 35). The sign-in page has one
  * per deployment mode (a standard deployment shows the sign-up link, customer mode not); each
- * screen of the device fleet has the signed-in frame with its heading. The build also writes
+ * list screen whose first screen is the same for every user (the device fleet, groups, firmware
+ * and fault images, OTA and fault jobs, the fault list and history) has the signed-in frame with
+ * its heading. The build also writes
  * dist/shells/manifest.json, which the server follows (packages/server/src/http/web-app.ts).
  */
 export const LOGIN_SHELLS = { standard: 'login', customer: 'login-customer' } as const;
@@ -14,6 +16,17 @@ export const SIGNED_IN_SHELLS = {
   '/home/georegion': 'geo-region',
   '/home/productserial': 'product-serial',
   '/home/device-reports': 'device-reports',
+  '/home/node-groups': 'node-groups',
+  '/home/firmware-images': 'firmware-images',
+  '/home/archived-firmware-images': 'archived-firmware-images',
+  '/home/fault-images': 'fault-images',
+  '/home/fault-archived-fault-images': 'fault-archived-fault-images',
+  '/home/ota-jobs': 'ota-jobs',
+  '/home/ota-archived-jobs': 'ota-archived-jobs',
+  '/home/faultjobs': 'fault-jobs',
+  '/home/fault-ota-archived-jobs': 'fault-archived-jobs',
+  '/home/faultlist': 'fault-list',
+  '/home/faulthistory': 'fault-history',
 } as const;
 
 /**

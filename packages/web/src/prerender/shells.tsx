@@ -24,21 +24,45 @@ import {
 import { theme } from '../app/theme';
 import { authKeys } from '../features/auth/api/auth.keys';
 import { LoginRoute } from '../features/auth/routes/login.route';
+import { FAULT_LABELS } from '../features/faults/labels';
+import { IMAGE_MODES } from '../features/firmware/model/image-modes';
+import { GROUP_LABELS } from '../features/groups/labels';
 import { NodeScreen } from '../features/nodes/components/node-screen';
 import { NODE_LABELS } from '../features/nodes/labels';
+import { JOB_MODES } from '../features/ota/model/job-mode';
 import { StatsDashboardHeader } from '../features/stats/components/stats-dashboard';
 import { LOGIN_PATH } from '../lib/paths';
 
 export const SHELL_ATTRIBUTE = STATIC_SHELL_ATTRIBUTE;
 
-/** The heading of each device-fleet screen, as its route renders it. */
-const SIGNED_IN_TITLES: Record<keyof typeof SIGNED_IN_SHELLS, string> = {
-  '/home/nodes': LABELS.navDevices,
-  '/home/metricss': NODE_LABELS.graphsHeading,
-  '/home/managedevice': NODE_LABELS.devicesHeading,
-  '/home/georegion': NODE_LABELS.geoRegionHeading,
-  '/home/productserial': NODE_LABELS.productSerialHeading,
-  '/home/device-reports': NODE_LABELS.deviceReportsHeading,
+/** The heading (and the line under it, where there is one) of each screen, as its route renders it. */
+const SIGNED_IN_TITLES: Record<
+  keyof typeof SIGNED_IN_SHELLS,
+  { title: string; subtitle?: string }
+> = {
+  '/home/nodes': { title: LABELS.navDevices },
+  '/home/metricss': { title: NODE_LABELS.graphsHeading },
+  '/home/managedevice': { title: NODE_LABELS.devicesHeading },
+  '/home/georegion': { title: NODE_LABELS.geoRegionHeading },
+  '/home/productserial': { title: NODE_LABELS.productSerialHeading },
+  '/home/device-reports': { title: NODE_LABELS.deviceReportsHeading },
+  '/home/node-groups': { title: GROUP_LABELS.heading },
+  '/home/firmware-images': { title: IMAGE_MODES.firmware.heading },
+  '/home/archived-firmware-images': { title: IMAGE_MODES.firmware.archivedHeading },
+  '/home/fault-images': { title: IMAGE_MODES.fault.heading },
+  '/home/fault-archived-fault-images': { title: IMAGE_MODES.fault.archivedHeading },
+  '/home/ota-jobs': { title: JOB_MODES.fleet.heading },
+  '/home/ota-archived-jobs': { title: JOB_MODES.fleet.archivedHeading },
+  '/home/faultjobs': { title: JOB_MODES.fault.heading },
+  '/home/fault-ota-archived-jobs': { title: JOB_MODES.fault.archivedHeading },
+  '/home/faultlist': {
+    title: FAULT_LABELS.faultListHeading,
+    subtitle: FAULT_LABELS.faultListSubtitle,
+  },
+  '/home/faulthistory': {
+    title: FAULT_LABELS.faultHistoryHeading,
+    subtitle: FAULT_LABELS.faultHistorySubtitle,
+  },
 };
 
 const noop = () => undefined;
@@ -92,9 +116,15 @@ function renderFrame(path: string, page: ReactNode): string {
 /** Where a page's list, cards or form will be. */
 const PLACEHOLDER = <Skeleton height={480} radius="md" aria-hidden="true" />;
 
-/** A device-fleet screen: its heading and a placeholder where its list or form goes. */
+/** A list screen: its heading and a placeholder where its list goes. */
 function renderSignedIn(path: keyof typeof SIGNED_IN_SHELLS): string {
-  return renderFrame(path, <NodeScreen title={SIGNED_IN_TITLES[path]}>{PLACEHOLDER}</NodeScreen>);
+  const { title, subtitle } = SIGNED_IN_TITLES[path];
+  return renderFrame(
+    path,
+    <NodeScreen title={title} subtitle={subtitle}>
+      {PLACEHOLDER}
+    </NodeScreen>,
+  );
 }
 
 /** /home for the dashboard roles: the dashboard's header and a placeholder for its cards. */
