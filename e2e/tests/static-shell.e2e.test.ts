@@ -1,6 +1,7 @@
 import { LABELS } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STALLED_SHELL_COPY } from '../../packages/web/src/app/static-shell-names.js';
 import { signIn } from '../helpers/session.js';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
@@ -149,6 +150,26 @@ describe('static shells', () => {
       ).toEqual([]);
       expect(failedAssets, path).toEqual([]);
     }
+  });
+
+  it('says so and offers a reload when the app never takes the shell over', async () => {
+    await withoutScripts('/home/nodes');
+    await page.locator(SHELL).waitFor();
+    const notice = page.getByRole('alert').filter({ hasText: STALLED_SHELL_COPY.title });
+    // Hidden while the app may still be loading...
+    await expect(notice.isVisible()).resolves.toBe(false);
+    // ...shown once the delay has passed (its CSS animation run to the end here).
+    await page.evaluate(() => document.getAnimations().forEach((animation) => animation.finish()));
+    await notice.waitFor({ state: 'visible' });
+    await screenshot(page, 'static-shell-stalled');
+    forgetRefusedScripts();
+
+    // The link works although the shell is inert: it loads the page again, this time with scripts.
+    await notice.getByRole('link', { name: STALLED_SHELL_COPY.reload }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await expect(page.locator(SHELL).count()).resolves.toBe(0);
+    await expect(page.getByText(STALLED_SHELL_COPY.title).count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
   });
 
   it('sends other signed-in pages without a shell', async () => {

@@ -314,6 +314,18 @@ describe('the built dashboard', () => {
     const post = await server.app.inject({ method: 'POST', url: '/home/nodes' });
     expect(post.statusCode).toBe(404);
   });
+
+  it("answers a missing build file with 404, not with the page (another build's chunk)", async () => {
+    const missing = await server.app.inject({ method: 'GET', url: '/assets/gone-0a1b2c.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^text\/plain/);
+    expect(missing.headers['cache-control']).toBe('no-store');
+    expect(missing.body).not.toContain('fleetdeck-spa');
+    // A screen whose path holds a dot (a user's e-mail) is still the page.
+    const user = await server.app.inject({ method: 'GET', url: '/home/user-details/a@b.example' });
+    expect(user.statusCode).toBe(200);
+    expect(user.body).toContain('fleetdeck-spa');
+  });
 });
 
 describe('the built dashboard with static shells (ADR 35)', () => {

@@ -21,17 +21,20 @@ const index = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 if (!index.includes(EMPTY_ROOT)) {
   throw new Error(`dist/index.html must contain ${EMPTY_ROOT} for the static shells`);
 }
-const { renderShells, SHELL_ATTRIBUTE } = await import(
+const { renderShells, renderStalledNotice, SHELL_ATTRIBUTE } = await import(
   pathToFileURL(path.join(ssr, 'shells.js')).href
 );
+// A shell the app never takes over (its scripts failed, or scripting is off) says so after a
+// while, with a reload link; without scripting at once.
+const stalled = renderStalledNotice();
 const out = path.join(dist, 'shells');
 fs.mkdirSync(out, { recursive: true });
 const written = [];
 const { shells, manifest } = renderShells();
 for (const [name, markup] of Object.entries(shells)) {
-  const root = `<div id="root"><div ${SHELL_ATTRIBUTE}="${name}" inert aria-hidden="true">${markup}</div><div id="${SHELL_END_ID}" hidden></div></div>`;
+  const root = `<div id="root"><div ${SHELL_ATTRIBUTE}="${name}" inert aria-hidden="true">${markup}</div>${stalled.markup}<div id="${SHELL_END_ID}" hidden></div></div>`;
   const html = index
-    .replace('</head>', `${RENDER_BLOCKING_LINK}\n  </head>`)
+    .replace('</head>', `${RENDER_BLOCKING_LINK}\n  ${stalled.head}\n  </head>`)
     .replace(EMPTY_ROOT, root);
   fs.writeFileSync(path.join(out, `${name}.html`), html);
   written.push(`${name} (${(markup.length / 1024).toFixed(1)} KiB)`);

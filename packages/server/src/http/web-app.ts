@@ -15,6 +15,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendFailure } from './error-handler.js';
 
 const API_PREFIXES = [`${API_PREFIX}/`, `${INSIGHTS_PREFIX}/`, '/healthz', '/readyz'];
+/**
+ * The build's hashed files. A miss there is a file of another build (a page opened before a
+ * release asking for its old chunks): a 404, never the page, which a browser would refuse as a
+ * script and leave the static shell standing.
+ */
+const ASSETS_PREFIX = '/assets/';
 
 /**
  * dist/shells/manifest.json as the dashboard build writes it (ADR 35,
@@ -132,6 +138,13 @@ export async function registerWebApp(
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendFailure(reply, 404, SERVER_MESSAGES.routeNotFound, ERROR_CODES.notFound);
+    }
+    if (request.url.startsWith(ASSETS_PREFIX)) {
+      return reply
+        .code(404)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send('Not found: this file is not part of the running build. Reload the page.');
     }
     if (!built) {
       return reply

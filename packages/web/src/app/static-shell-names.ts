@@ -54,3 +54,19 @@ export const STATIC_SHELL_ATTRIBUTE = 'data-static-shell';
 export function isLoginShell(name: string | null): boolean {
   return Object.values<string | null>(LOGIN_SHELLS).includes(name);
 }
+
+/**
+ * Shown over a shell the app has not taken over after STALLED_SHELL_DELAY_S (its scripts did not
+ * load, or scripting is off): the shell looks like the page but does not react, so it says so and
+ * offers a reload. Pure HTML and CSS (scripts are what failed); the app's first render removes it.
+ */
+export const STALLED_SHELL_COPY = {
+  title: 'Fleetdeck has not started',
+  text: 'This page could not load its scripts. Check your connection and that JavaScript is allowed, then reload.',
+  reload: 'Reload the page',
+} as const;
+
+export const STALLED_SHELL_DELAY_S = 15;
+
+/** The class of the stalled-shell notice, which the shell's inline style reveals after the delay. */
+export const STALLED_SHELL_CLASS = 'fd-shell-stalled';

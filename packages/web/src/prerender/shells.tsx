@@ -6,7 +6,7 @@
  * (src/app/static-shell.ts). Built by `vite build --ssr` and run by scripts/prerender-shells.mjs.
  */
 import { LABELS, type DeploymentInfo, type DeploymentMode } from '@fleetdeck/contract';
-import { MantineProvider, Skeleton, Stack } from '@mantine/core';
+import { Alert, Anchor, MantineProvider, Skeleton, Stack, Text } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -17,6 +17,9 @@ import {
   DASHBOARD_SHELL,
   LOGIN_SHELLS,
   SIGNED_IN_SHELLS,
+  STALLED_SHELL_CLASS,
+  STALLED_SHELL_COPY,
+  STALLED_SHELL_DELAY_S,
   STATIC_SHELL_ATTRIBUTE,
   type StaticShellManifest,
   type StaticShellName,
@@ -136,6 +139,34 @@ function renderDashboard(): string {
       {PLACEHOLDER}
     </Stack>,
   );
+}
+
+/**
+ * The notice for a shell that was never taken over (STALLED_SHELL_COPY), outside the inert shell
+ * so that its link works, and the style that reveals it after the delay (at once without
+ * scripting). `href=""` reloads the page without a script.
+ */
+export function renderStalledNotice(): { markup: string; head: string } {
+  const markup = render(
+    '/',
+    <div className={STALLED_SHELL_CLASS}>
+      <Alert color="yellow" variant="light" title={STALLED_SHELL_COPY.title} maw={480} mx="md">
+        <Text size="sm">{STALLED_SHELL_COPY.text}</Text>
+        <Anchor href="" size="sm" fw={600} display="inline-block" mt={6}>
+          {STALLED_SHELL_COPY.reload}
+        </Anchor>
+      </Alert>
+    </div>,
+  );
+  const notice = `.${STALLED_SHELL_CLASS}`;
+  const style =
+    `${notice}{position:fixed;left:0;right:0;bottom:24px;display:flex;justify-content:center;` +
+    `z-index:1000;visibility:hidden;animation:fd-shell-stalled 0s linear ${STALLED_SHELL_DELAY_S}s forwards}` +
+    '@keyframes fd-shell-stalled{to{visibility:visible}}';
+  const head =
+    `<style>${style}</style>\n` +
+    `  <noscript><style>${notice}{visibility:visible;animation:none}</style></noscript>`;
+  return { markup, head };
 }
 
 /** Each shell's markup (to go inside the page's `#root`) and the manifest the server reads. */
