@@ -22,7 +22,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
 import { errorMessage } from '../../../../lib/api-error';
 import { useAppClients, useUpdateAppClient } from '../../api/cognito-app-clients.query';
@@ -248,12 +248,11 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
             onRetry={() => void clients.refetch()}
           />
         ) : (
-          <Table.ScrollContainer minWidth={920}>
+          <Table.ScrollContainer minWidth={600}>
             <Table verticalSpacing="sm" aria-label="App clients">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Client id</Table.Th>
-                  <Table.Th>Client name</Table.Th>
+                  <Table.Th>Client</Table.Th>
                   <Table.Th>User pool id</Table.Th>
                   <Table.Th>Callback URLs</Table.Th>
                   <Table.Th>Identity providers</Table.Th>
@@ -262,55 +261,68 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
               </Table.Thead>
               <Table.Tbody>
                 {clients.data.map((client) => (
-                  <Table.Tr key={client.client_id}>
-                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                      {client.client_id}
-                    </Table.Td>
-                    <Table.Td>{client.client_name}</Table.Td>
-                    <Table.Td ff="monospace">{client.user_poolid}</Table.Td>
-                    {editing === client.client_id ? (
-                      <Table.Td colSpan={3}>
-                        <AppClientEditor
-                          client={client}
-                          configured={configured}
-                          emailMobileUserpool={emailMobileUserpool}
-                          onClose={() => setEditing(null)}
-                        />
+                  <Fragment key={client.client_id}>
+                    <Table.Tr>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {client.client_name}
+                        </Text>
+                        <Text
+                          size="xs"
+                          c="dimmed"
+                          ff="monospace"
+                          style={{ wordBreak: 'break-all' }}
+                        >
+                          {client.client_id}
+                        </Text>
                       </Table.Td>
-                    ) : (
-                      <>
-                        <Table.Td>
-                          <UrlList urls={client.callback_urls} />
+                      <Table.Td ff="monospace" fz="sm" style={{ wordBreak: 'break-all' }}>
+                        {client.user_poolid}
+                      </Table.Td>
+                      <Table.Td style={{ wordBreak: 'break-all' }}>
+                        <UrlList urls={client.callback_urls} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4}>
+                          {client.identity_providers.length === 0 ? (
+                            <Text size="sm" c="dimmed">
+                              None
+                            </Text>
+                          ) : (
+                            client.identity_providers.map((p) => (
+                              <Badge key={p} variant="light">
+                                {p}
+                              </Badge>
+                            ))
+                          )}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Button
+                          size="xs"
+                          variant="default"
+                          disabled={editing !== null}
+                          onClick={() => setEditing(client.client_id)}
+                          aria-label={`Edit ${client.client_name}`}
+                        >
+                          Edit
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                    {editing === client.client_id && (
+                      // The editor gets the table's whole width, under the row it edits.
+                      <Table.Tr>
+                        <Table.Td colSpan={5} bg="var(--mantine-color-gray-0)">
+                          <AppClientEditor
+                            client={client}
+                            configured={configured}
+                            emailMobileUserpool={emailMobileUserpool}
+                            onClose={() => setEditing(null)}
+                          />
                         </Table.Td>
-                        <Table.Td>
-                          <Group gap={4}>
-                            {client.identity_providers.length === 0 ? (
-                              <Text size="sm" c="dimmed">
-                                None
-                              </Text>
-                            ) : (
-                              client.identity_providers.map((p) => (
-                                <Badge key={p} variant="light">
-                                  {p}
-                                </Badge>
-                              ))
-                            )}
-                          </Group>
-                        </Table.Td>
-                        <Table.Td>
-                          <Button
-                            size="xs"
-                            variant="default"
-                            disabled={editing !== null}
-                            onClick={() => setEditing(client.client_id)}
-                            aria-label={`Edit ${client.client_name}`}
-                          >
-                            Edit
-                          </Button>
-                        </Table.Td>
-                      </>
+                      </Table.Tr>
                     )}
-                  </Table.Tr>
+                  </Fragment>
                 ))}
               </Table.Tbody>
             </Table>
