@@ -81,6 +81,8 @@ describe('identity settings and social sign-in in the browser', () => {
     await expect.poll(() => form.getByRole('alert').textContent()).toBe(MESSAGES.callbackUrlsBlank);
 
     await form.getByLabel('Callback URLs').fill(`${site.url}/socialauth`);
+    // The message was about the last attempt: it goes once the field is filled in.
+    await expect(form.getByRole('alert').count()).resolves.toBe(0);
     await form.getByLabel('Issuer or base URL (optional)').fill(peer.issuer);
     await shot('identity-provider-editor');
     await form.getByRole('button', { name: 'Save' }).click();

@@ -85,7 +85,10 @@ function AppClientEditor({
           label="Callback URLs"
           description="One per line or comma-separated. A social sign-in returns only to one of these, exactly."
           value={urls}
-          onChange={(event) => setUrls(event.currentTarget.value)}
+          onChange={(event) => {
+            setUrls(event.currentTarget.value);
+            setProblem(null);
+          }}
           autosize
           minRows={2}
           spellCheck={false}

@@ -144,8 +144,12 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
     setForm(next);
     setEditor(mode);
   };
-  const set = <K extends keyof ProviderForm>(name: K, value: ProviderForm[K]) =>
+  // An edit answers the last attempt's message: it no longer describes what is on screen.
+  const set = <K extends keyof ProviderForm>(name: K, value: ProviderForm[K]) => {
     setForm((current) => ({ ...current, [name]: value }));
+    setProblem(null);
+    if (save.isError) save.reset();
+  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -299,7 +303,11 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
                 value={form.provider_type}
                 allowDeselect={false}
                 disabled={editor === 'edit'}
-                onChange={(value) => value && setForm({ ...GOOGLE_DEFAULT, provider_type: value })}
+                onChange={(value) => {
+                  if (!value) return;
+                  setForm({ ...GOOGLE_DEFAULT, provider_type: value });
+                  setProblem(null);
+                }}
                 description={
                   editor === 'create' && existing
                     ? 'Already configured: saving replaces its settings.'

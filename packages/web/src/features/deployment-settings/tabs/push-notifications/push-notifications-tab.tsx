@@ -170,6 +170,13 @@ function CreatePlatformModal({
   const [certificate, setCertificate] = useState('');
   const [privateKey, setPrivateKey] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** An edit leaves the last attempt's message behind: it no longer describes the form. */
+  const edited =
+    (setValue: (value: string) => void) =>
+    (value: string): void => {
+      setValue(value);
+      setError(null);
+    };
 
   const complete =
     platform === 'GCM'
@@ -216,7 +223,7 @@ function CreatePlatformModal({
             label="API key"
             description="The Firebase service-account JSON file (FCM HTTP v1): project_id, client_email and private_key."
             value={apiKey}
-            onChange={setApiKey}
+            onChange={edited(setApiKey)}
             minRows={6}
           />
         ) : (
@@ -225,14 +232,14 @@ function CreatePlatformModal({
               label="SSL certificate"
               description="The Apple Push Notification service certificate, PEM (-----BEGIN CERTIFICATE-----)."
               value={certificate}
-              onChange={setCertificate}
+              onChange={edited(setCertificate)}
               minRows={5}
             />
             <KeyMaterialInput
               label="Private key"
               description="The certificate's private key, PEM."
               value={privateKey}
-              onChange={setPrivateKey}
+              onChange={edited(setPrivateKey)}
               minRows={5}
             />
           </>
