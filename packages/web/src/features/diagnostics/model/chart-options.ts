@@ -113,6 +113,9 @@ function lineColor(index: number): string {
   return LINE_COLORS[index % LINE_COLORS.length] ?? '#1c7ed6';
 }
 
+/** The height (px) of one row of the legend. */
+const LEGEND_ROW = 22;
+
 /** How far (px) a third or further value axis stands beside the one before it on its side. */
 const AXIS_OFFSET = 64;
 
@@ -142,8 +145,15 @@ export function metricLinesOption(
   return {
     animationDuration: 250,
     textStyle: { fontFamily: FONT },
-    // Room above the plot for the legend, and for the unit names when there are several scales.
-    grid: { left: 8, right: 16, top: units.length > 1 ? 56 : 32, bottom: 8, containLabel: true },
+    // Room above the plot for the legend (on a phone about two names fit on a line, so three or
+    // more lines take more rows) and for the unit names when there are several scales.
+    grid: {
+      left: 8,
+      right: 16,
+      top: 32 + LEGEND_ROW * (Math.ceil(lines.length / 2) - 1) + (units.length > 1 ? 24 : 0),
+      bottom: 8,
+      containLabel: true,
+    },
     legend: {
       top: 0,
       left: 0,
