@@ -171,12 +171,17 @@ describe('User Registration', () => {
     const link = `${server.url}/set-new-password?user_name=kavya.menon%40fleetdeck.test&code=${code}`;
     expect(mail.text).toContain(link);
 
-    // Client-side search; no match shows the spec's empty text.
-    await page.getByLabel('Search users').fill('kavya');
+    // Client-side search; no match shows the spec's empty text; the clear button (as on every
+    // list search) brings every user back.
+    const search = page.getByRole('searchbox', { name: 'Search users' });
+    const allUsers = await rows.count();
+    await search.fill('kavya');
     await expect.poll(() => rows.count()).toBe(1);
-    await page.getByLabel('Search users').fill('nobody-here');
+    await search.fill('nobody-here');
     await page.getByTestId('users-empty').getByText('User not found.').waitFor();
-    await page.getByLabel('Search users').fill('');
+    await page.getByRole('button', { name: 'Clear search users' }).click();
+    await expect(search.inputValue()).resolves.toBe('');
+    await expect.poll(() => rows.count()).toBe(allUsers);
 
     // The details show the saved profile.
     await row.getByRole('link').click();

@@ -33,7 +33,17 @@ export const theme = createTheme({
   headings: { fontFamily: FONT_STACK, fontWeight: '650' },
   components: {
     Paper: { defaultProps: { radius: 'lg' } },
+    // Every form control the same size, so controls in one row line up (label, box and text).
+    // Compact filter and chart controls ask for 'sm' themselves, all of them alike.
     TextInput: { defaultProps: { size: 'md' } },
     PasswordInput: { defaultProps: { size: 'md' } },
+    NumberInput: { defaultProps: { size: 'md' } },
+    Textarea: { defaultProps: { size: 'md' } },
+    Select: { defaultProps: { size: 'md' } },
+    MultiSelect: { defaultProps: { size: 'md' } },
+    Autocomplete: { defaultProps: { size: 'md' } },
+    TagsInput: { defaultProps: { size: 'md' } },
+    NativeSelect: { defaultProps: { size: 'md' } },
+    FileInput: { defaultProps: { size: 'md' } },
   },
 });

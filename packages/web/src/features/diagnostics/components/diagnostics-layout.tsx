@@ -7,6 +7,7 @@ import { DIAGNOSTICS_LABELS } from '../labels';
 import { rememberLastNode } from '../model/last-node';
 import { diagnosticsTabPath, tabOfPath } from '../model/paths';
 import { DeviceIdSearch } from './device-id-search';
+import classes from './diagnostics-layout.module.css';
 
 /**
  * The frame of every /home/diagnostics page (access §2): 'Device Id: {id}' with a Beta tag, a
@@ -55,6 +56,7 @@ export function DiagnosticsLayout() {
               void navigate(diagnosticsTabPath(value, nodeId));
           }}
           keepMounted={false}
+          classNames={{ tab: classes.tab }}
         >
           <Tabs.List aria-label={DIAGNOSTICS_LABELS.tabsLabel}>
             <Tabs.Tab value="report" leftSection={<IconListDetails size={16} aria-hidden="true" />}>

@@ -101,7 +101,9 @@ export function GraphCard({
           )}
         </Group>
         <Group gap="sm" align="flex-end" wrap="wrap">
+          {/* Compact like the device id search above the graphs (the theme's inputs are md). */}
           <MultiSelect
+            size="sm"
             style={{ flex: '1 1 320px' }}
             label={DIAGNOSTICS_LABELS.metricsLabel}
             placeholder={selected.length === 0 ? DIAGNOSTICS_LABELS.metricsPlaceholder : undefined}
@@ -115,6 +117,7 @@ export function GraphCard({
             data-testid="metric-picker"
           />
           <Select
+            size="sm"
             w={160}
             label={DIAGNOSTICS_LABELS.rangeLabel}
             data={RANGE_OPTIONS}

@@ -45,6 +45,33 @@ describe('metric lines', () => {
     expect(axisUnits([])).toEqual(['']);
   });
 
+  it('draw a scale for every unit, a third one offset beside the first', () => {
+    const lines = [
+      { name: 'Compressor current', unit: 'A', points: [[1, 4.2] as const] },
+      { name: 'Free heap', unit: 'bytes', points: [[1, 120_000] as const] },
+      { name: 'Wi-Fi RSSI', unit: 'dBm', points: [[1, -80] as const] },
+    ];
+    const option = metricLinesOption(lines, { start: 0, end: 3600, tzOffset: 0 });
+    const axes = option.yAxis as {
+      show?: boolean;
+      position: string;
+      offset: number;
+      name: string;
+      axisLabel: { color: string };
+    }[];
+    expect(axes.map((axis) => [axis.position, axis.offset, axis.name])).toEqual([
+      ['left', 0, 'A'],
+      ['right', 0, 'bytes'],
+      ['left', 64, 'dBm'],
+    ]);
+    expect(axes.every((axis) => axis.show !== false)).toBe(true);
+    // Each scale has its line's colour, so a line can be matched to its scale.
+    const series = option.series as { itemStyle: { color: string } }[];
+    expect(axes.map((axis) => axis.axisLabel.color)).toEqual(
+      series.map((line) => line.itemStyle.color),
+    );
+  });
+
   it('round values to two decimals', () => {
     expect(formatNumber(3)).toBe('3');
     expect(formatNumber(3.14159)).toBe('3.14');

@@ -109,6 +109,25 @@ export interface MetricLine {
 
 const LINE_COLORS = ['#1c7ed6', '#e8590c', '#2f9e44', '#ae3ec9', '#f08c00', '#0c8599', '#c92a2a'];
 
+function lineColor(index: number): string {
+  return LINE_COLORS[index % LINE_COLORS.length] ?? '#1c7ed6';
+}
+
+/** The height (px) of one row of the legend. */
+const LEGEND_ROW = 22;
+
+/** How far (px) a third or further value axis stands beside the one before it on its side. */
+const AXIS_OFFSET = 64;
+
+/** Axis values: large ones shortened (180000 bytes as 180k), so an offset axis needs little room. */
+function formatAxisNumber(value: number): string {
+  const abs = Math.abs(value);
+  if (abs >= 1e9) return `${formatNumber(value / 1e9)}G`;
+  if (abs >= 1e6) return `${formatNumber(value / 1e6)}M`;
+  if (abs >= 1e4) return `${formatNumber(value / 1e3)}k`;
+  return formatNumber(value);
+}
+
 export function metricLinesHavePoints(lines: readonly MetricLine[]): boolean {
   return lines.some((line) => line.points.length > 0);
 }
@@ -122,11 +141,19 @@ export function metricLinesOption(
   options: { start: number; end: number; tzOffset: number },
 ): DiagnosticsChartOption {
   const units = axisUnits(lines);
+  const firstLineOf = units.map((unit) => lines.findIndex((line) => (line.unit ?? '') === unit));
   return {
     animationDuration: 250,
     textStyle: { fontFamily: FONT },
-    // Room above the plot for the legend, and for the unit names when there are two scales.
-    grid: { left: 8, right: 16, top: units.length > 1 ? 56 : 32, bottom: 8, containLabel: true },
+    // Room above the plot for the legend (on a phone about two names fit on a line, so three or
+    // more lines take more rows) and for the unit names when there are several scales.
+    grid: {
+      left: 8,
+      right: 16,
+      top: 32 + LEGEND_ROW * (Math.ceil(lines.length / 2) - 1) + (units.length > 1 ? 24 : 0),
+      bottom: 8,
+      containLabel: true,
+    },
     legend: {
       top: 0,
       left: 0,
@@ -154,23 +181,30 @@ export function metricLinesOption(
         label: { formatter: (p) => formatLogTime(Number(p.value) / 1000, options.tzOffset) },
       },
     },
-    yAxis: units.map((unit, i) => ({
-      type: 'value' as const,
-      scale: true,
-      // Two scales are shown (left, right); further ones stay hidden, their values in the tooltip.
-      show: i < 2,
-      position: i === 1 ? ('right' as const) : ('left' as const),
-      name: units.length > 1 ? unit : '',
-      nameTextStyle: { color: AXIS_TEXT },
-      axisLabel: { color: AXIS_TEXT },
-      splitLine: { show: i === 0, lineStyle: { color: SPLIT_LINE } },
-    })),
+    yAxis: units.map((unit, i) => {
+      // Every unit has its own scale: the first on the left, the second on the right, further
+      // ones beside those, alternating sides. With two or more scales each axis has the colour of
+      // its first line and its unit as its name, so the reader knows which scale a line uses.
+      const color = units.length > 1 ? lineColor(firstLineOf[i] ?? 0) : AXIS_TEXT;
+      return {
+        type: 'value' as const,
+        scale: true,
+        position: i % 2 === 1 ? ('right' as const) : ('left' as const),
+        offset: Math.floor(i / 2) * AXIS_OFFSET,
+        name: units.length > 1 ? unit : '',
+        nameTextStyle: { color },
+        axisLine: { show: units.length > 1, lineStyle: { color } },
+        axisTick: { show: units.length > 1 },
+        axisLabel: { color, formatter: formatAxisNumber },
+        splitLine: { show: i === 0, lineStyle: { color: SPLIT_LINE } },
+      };
+    }),
     series: lines.map((line, i): LineSeriesOption => ({
       type: 'line',
       name: line.unit ? `${line.name} (${line.unit})` : line.name,
       yAxisIndex: units.indexOf(line.unit ?? ''),
       data: line.points.map(([ts, value]) => [ts * 1000, value]),
-      itemStyle: { color: LINE_COLORS[i % LINE_COLORS.length] ?? '#1c7ed6' },
+      itemStyle: { color: lineColor(i) },
       lineStyle: { width: 2 },
       showSymbol: line.points.length <= 40,
       symbolSize: 5,

@@ -6,6 +6,7 @@ import { FIRMWARE_LABELS } from '../labels';
 import { formatListDate } from '../../ota/model/job-dates';
 import { imageDetailsPath, type ImageModeConfig } from '../model/image-modes';
 import { SkeletonRows } from '../../../components/skeleton-rows';
+import { StackedTableContainer, stackedTable } from '../../../components/stacked-table';
 
 export interface ImageAction {
   label: string;
@@ -26,7 +27,8 @@ const COLUMNS = [
 
 /**
  * The image table (fleet-management §2; access §2 Fault screens): Image Name (links to the
- * details), Type, Version, Model, Uploaded At and, when given, the row actions.
+ * details), Type, Version, Model, Uploaded At and, when given, the row actions. A card per image
+ * on a phone, its actions below.
  */
 export function ImageTable({
   config,
@@ -45,10 +47,11 @@ export function ImageTable({
 }) {
   const columns = actions.length > 0 ? [...COLUMNS, FIRMWARE_LABELS.columnActions] : COLUMNS;
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <StackedTableContainer minWidth={760}>
       <Table
         verticalSpacing="sm"
         highlightOnHover
+        className={stackedTable.table}
         data-testid="image-table"
         style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
         aria-busy={images === undefined || stale}
@@ -73,7 +76,7 @@ export function ImageTable({
           )}
           {images?.map((image) => (
             <Table.Tr key={image.ota_image_id} data-image-id={image.ota_image_id}>
-              <Table.Td>
+              <Table.Td data-title>
                 <Anchor
                   component={Link}
                   to={imageDetailsPath(config.mode, image.ota_image_id)}
@@ -82,15 +85,22 @@ export function ImageTable({
                   {image.image_name}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{image.type}</Table.Td>
-              <Table.Td>{image.fw_version || FIRMWARE_LABELS.none}</Table.Td>
-              <Table.Td>{image.model || FIRMWARE_LABELS.none}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              <Table.Td data-label={FIRMWARE_LABELS.columnType}>{image.type}</Table.Td>
+              <Table.Td data-label={FIRMWARE_LABELS.columnVersion}>
+                {image.fw_version || FIRMWARE_LABELS.none}
+              </Table.Td>
+              <Table.Td data-label={FIRMWARE_LABELS.columnModel}>
+                {image.model || FIRMWARE_LABELS.none}
+              </Table.Td>
+              <Table.Td
+                data-label={FIRMWARE_LABELS.columnUploadedAt}
+                style={{ whiteSpace: 'nowrap' }}
+              >
                 {formatListDate(image.upload_timestamp, { utc: config.utcDates }) ??
                   FIRMWARE_LABELS.none}
               </Table.Td>
               {actions.length > 0 && (
-                <Table.Td>
+                <Table.Td data-actions>
                   <Group gap="xs" wrap="nowrap">
                     {actions.map((action) => (
                       <Button
@@ -113,6 +123,6 @@ export function ImageTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </StackedTableContainer>
   );
 }

@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconFolderOff, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../../lib/api-error';
 import { useSessionUser } from '../../auth/components/session-user';
@@ -66,6 +66,24 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Box fz="sm">{children}</Box>
     </Stack>
   );
+}
+
+/**
+ * The group query with a line-break opportunity after each '&&', so a long query wraps between
+ * its conditions ('node_type:Refrigerator&&' / 'node_model:FD-RF-260'), not inside one.
+ */
+function QueryText({ query }: { query: string }) {
+  return query.split('&&').map((condition, index) => (
+    <Fragment key={index}>
+      {index > 0 && (
+        <>
+          &&
+          <wbr />
+        </>
+      )}
+      {condition}
+    </Fragment>
+  ));
 }
 
 function BackToGroups() {
@@ -178,7 +196,7 @@ export function GroupDetailsRoute() {
                   data-testid="group-query"
                   style={{ wordBreak: 'break-word' }}
                 >
-                  {groupQueryDisplay(group)}
+                  <QueryText query={groupQueryDisplay(group)} />
                 </Text>
               ) : (
                 <Skeleton h={14} />

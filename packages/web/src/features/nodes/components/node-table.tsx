@@ -18,8 +18,24 @@ const COLUMNS = [
   NODE_LABELS.columnModel,
 ] as const;
 
-/** Wide enough for a 24-character id and the other columns; narrower screens scroll sideways. */
-const TABLE_MIN_WIDTH = 900;
+/**
+ * Fixed widths (px) for the columns whose values are short and of known length. The table's
+ * layout is fixed, so the columns have the same widths while the skeleton rows show as after the
+ * first page arrives (no jump), and a page's values cannot move them either. Node Device Id and
+ * Location share the rest; a value longer than its column ends in an ellipsis (its title shows it).
+ */
+const COLUMN_WIDTHS: Partial<Record<(typeof COLUMNS)[number], number>> = {
+  [NODE_LABELS.columnStatus]: 80,
+  [NODE_LABELS.columnSerial]: 176,
+  [NODE_LABELS.columnVersion]: 88,
+  [NODE_LABELS.columnType]: 160,
+  [NODE_LABELS.columnModel]: 116,
+};
+/** The checkbox (16 px) and the cell's padding. */
+const CHECKBOX_WIDTH = 52;
+
+/** Wide enough for a 12-character id and the other columns; narrower screens scroll sideways. */
+const TABLE_MIN_WIDTH = 940;
 
 export interface NodeTableProps {
   /** The rows; undefined while the first page loads (skeleton rows are shown). */
@@ -54,6 +70,7 @@ const NodeRow = memo(function NodeRow({
   onToggle: (nodeId: string, checked: boolean) => void;
   diagnosticsLinks: boolean;
 }) {
+  const location = locationOf(node.tags);
   return (
     <tr className={classes.row} data-node-id={node.node_id} data-checked={checked || undefined}>
       {selectable && (
@@ -67,7 +84,7 @@ const NodeRow = memo(function NodeRow({
           />
         </td>
       )}
-      <td className={`${classes.cell} ${classes.id}`}>
+      <td className={`${classes.cell} ${classes.id}`} title={node.node_id}>
         {diagnosticsLinks ? (
           <Link className={classes.link} to={diagnosticsReportPath(node.node_id)}>
             {node.node_id}
@@ -79,7 +96,9 @@ const NodeRow = memo(function NodeRow({
       <td className={classes.cell}>
         <StatusDot node={node} />
       </td>
-      <td className={classes.cell}>{locationOf(node.tags)}</td>
+      <td className={classes.cell} title={location}>
+        {location}
+      </td>
       <td className={classes.cell}>{serialOf(node.tags)}</td>
       <td className={classes.cell}>{node.fw_version}</td>
       <td className={classes.cell}>{node.type}</td>
@@ -106,7 +125,7 @@ const NodeTableHead = memo(function NodeTableHead({
     <Table.Thead>
       <Table.Tr>
         {selectable && (
-          <Table.Th w={44}>
+          <Table.Th w={CHECKBOX_WIDTH}>
             <input
               type="checkbox"
               className={classes.check}
@@ -121,7 +140,7 @@ const NodeTableHead = memo(function NodeTableHead({
           </Table.Th>
         )}
         {COLUMNS.map((column) => (
-          <Table.Th key={column} fz="sm">
+          <Table.Th key={column} fz="sm" w={COLUMN_WIDTHS[column]}>
             {column}
           </Table.Th>
         ))}
@@ -156,6 +175,7 @@ export function NodeTable({
       <Table
         verticalSpacing="xs"
         horizontalSpacing="md"
+        layout="fixed"
         aria-busy={nodes === undefined || stale}
         // One line per cell: every row is the same height (no row grows where a type or model
         // wraps), and a narrow screen scrolls the table sideways instead.

@@ -3,6 +3,7 @@ import { Anchor, Box, Divider, Paper, Skeleton, Stack, Table, Text } from '@mant
 import { useState } from 'react';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { StackedTableContainer, stackedTable } from '../../../components/stacked-table';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { isNoJobNodesError, useJobNodes } from '../api/job-nodes.query';
 import { OTA_LABELS } from '../labels';
@@ -21,7 +22,7 @@ const COLUMNS = [
 
 /**
  * The job's nodes a page at a time (5/10/25, default 10) with their state, when it was reached
- * and what the node said; a node id opens that node's status history.
+ * and what the node said; a node id opens that node's status history. A card per node on a phone.
  */
 export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobModeConfig }) {
   const paging = useCursorPaging(otaJobId, PAGE_SIZES.jobs, DEFAULT_PAGE_SIZE);
@@ -51,10 +52,11 @@ export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobM
             onRetry={() => void query.refetch()}
           />
         ) : (
-          <Table.ScrollContainer minWidth={640}>
+          <StackedTableContainer minWidth={640}>
             <Table
               verticalSpacing="sm"
               highlightOnHover
+              className={stackedTable.table}
               data-testid="job-node-table"
               style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
               aria-busy={rows === undefined || stale}
@@ -88,7 +90,7 @@ export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobM
                 )}
                 {rows?.map((row) => (
                   <Table.Tr key={row.node_id} data-node-id={row.node_id}>
-                    <Table.Td>
+                    <Table.Td data-title>
                       <Anchor
                         component="button"
                         type="button"
@@ -99,13 +101,16 @@ export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobM
                         {row.node_id}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label={OTA_LABELS.columnStatus}>
                       <ExecutionStatusBadge status={row.status} mode={mode} />
                     </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td
+                      data-label={OTA_LABELS.columnTimestamp}
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       {formatListDate(row.timestamp, { utc: mode.utc }) ?? OTA_LABELS.none}
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label={OTA_LABELS.columnAdditionalInfo}>
                       <Text size="sm" lineClamp={2} style={{ wordBreak: 'break-word' }}>
                         {row.additional_info || OTA_LABELS.none}
                       </Text>
@@ -114,7 +119,7 @@ export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobM
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </StackedTableContainer>
         )}
         <Divider />
         <Box p="md">

@@ -8,6 +8,7 @@ import type { JobModeConfig } from '../model/job-mode';
 import type { JobAction } from './job-action-modal';
 import { JobStatusBadge } from './job-status-badge';
 import { SkeletonRows } from '../../../components/skeleton-rows';
+import { StackedTableContainer, stackedTable } from '../../../components/stacked-table';
 
 function ActionCell({
   job,
@@ -47,7 +48,7 @@ function ActionCell({
 /**
  * The job list (fleet-management §2, access §2): Job Name (links to the details), Total Count,
  * Completed Count, Status, Triggered at, and Actions on the active list or Cancelled at on the
- * archived one.
+ * archived one. A card per job on a phone, its actions below.
  */
 export function JobTable({
   jobs,
@@ -83,10 +84,11 @@ export function JobTable({
     formatListDate(seconds, { utc: mode.utc }) ?? OTA_LABELS.none;
 
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <StackedTableContainer minWidth={760}>
       <Table
         verticalSpacing="sm"
         highlightOnHover
+        className={stackedTable.table}
         data-testid="job-table"
         style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
         aria-busy={jobs === undefined || stale}
@@ -113,26 +115,41 @@ export function JobTable({
           )}
           {jobs?.map((job) => (
             <Table.Tr key={job.ota_job_id} data-job-id={job.ota_job_id}>
-              <Table.Td>
+              <Table.Td data-title>
                 <Anchor component={Link} to={mode.detailsPath(job.ota_job_id)} fw={500}>
                   {job.ota_job_name}
                 </Anchor>
               </Table.Td>
-              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              <Table.Td
+                data-label={OTA_LABELS.columnTotalCount}
+                ta="right"
+                style={{ fontVariantNumeric: 'tabular-nums' }}
+              >
                 {job.total_count}
               </Table.Td>
-              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              <Table.Td
+                data-label={OTA_LABELS.columnCompletedCount}
+                ta="right"
+                style={{ fontVariantNumeric: 'tabular-nums' }}
+              >
                 {job.completed_count}
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label={OTA_LABELS.columnStatus}>
                 <JobStatusBadge status={job.status} />
               </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(job.triggered_timestamp)}</Table.Td>
+              <Table.Td data-label={OTA_LABELS.columnTriggeredAt} style={{ whiteSpace: 'nowrap' }}>
+                {date(job.triggered_timestamp)}
+              </Table.Td>
               {archived && (
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(cancelledAt(job))}</Table.Td>
+                <Table.Td
+                  data-label={OTA_LABELS.columnCancelledAt}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
+                  {date(cancelledAt(job))}
+                </Table.Td>
               )}
               {showActions && (
-                <Table.Td>
+                <Table.Td data-actions>
                   <ActionCell job={job} onAction={onAction} />
                 </Table.Td>
               )}
@@ -140,6 +157,6 @@ export function JobTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </StackedTableContainer>
   );
 }

@@ -39,6 +39,7 @@ export function ChartCard({
   emptyText: string;
   testId: string;
 }) {
+  const asideBelow = variant === 'distribution';
   let body: ReactNode;
   if (error)
     body = <QueryErrorAlert error={error} retryLabel={STATS_LABELS.tryAgain} onRetry={onRetry} />;
@@ -61,17 +62,26 @@ export function ChartCard({
   return (
     <Paper withBorder p="md" data-testid={testId} aria-busy={loading || stale}>
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-          <Box miw={0}>
-            <Title order={3} size="h5">
+        {/* The hint gets the card's whole width under the title, and a title never wraps, so
+            neighbouring cards' charts start level. The aside (a count badge) sits beside the title
+            of a wide time chart; in a narrow distribution card it has its own line (kept while
+            the chart loads) so that it never squeezes the title. */}
+        <Box>
+          <Group justify="space-between" align="center" wrap="nowrap" gap={6}>
+            <Title order={3} size="h5" miw={0} lineClamp={1} title={title}>
               {title}
             </Title>
-            <Text size="xs" c="dimmed">
-              {hint}
-            </Text>
-          </Box>
-          {aside}
-        </Group>
+            {!asideBelow && aside}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {hint}
+          </Text>
+          {asideBelow && (
+            <Box mih={20} mt={6}>
+              {aside}
+            </Box>
+          )}
+        </Box>
         {body}
       </Stack>
     </Paper>

@@ -36,6 +36,7 @@ function YearSelect({
 }) {
   return (
     <NativeSelect
+      size="sm"
       label={label}
       error={invalid}
       w={110}
@@ -67,6 +68,7 @@ function MonthPicker({
   return (
     <Group gap="xs" wrap="nowrap" align="flex-end">
       <NativeSelect
+        size="sm"
         label={monthLabel}
         error={invalid}
         w={100}

@@ -50,7 +50,14 @@ export function FaultDistributionCard({ type }: { type: FaultTypeKey }) {
       aside={
         chart &&
         chart.total > 0 && (
-          <Badge variant="light" color="red" radius="sm" tt="none" style={{ flex: 'none' }}>
+          <Badge
+            variant="light"
+            color="red"
+            size="sm"
+            radius="sm"
+            tt="none"
+            style={{ flex: 'none' }}
+          >
             {chart.total === 1
               ? STATS_LABELS.faultsDevice
               : formatMessage(STATS_LABELS.faultsDevices, { count: chart.total })}

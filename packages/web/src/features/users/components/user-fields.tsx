@@ -55,6 +55,8 @@ export function UserFields({
       <TextInput
         label={USER_LABELS.phoneNumber}
         description={USER_LABELS.phoneHint}
+        // The hint under the box, so the box lines up with the City box beside it.
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
         name="phone_number"
         required
         inputMode="numeric"
@@ -76,9 +78,7 @@ export function UserFields({
         error={errors.user_name}
         onChange={(event) => set('user_name')(event.currentTarget.value)}
       />
-      {/* size md like the text inputs beside them (the theme's default for TextInput). */}
       <MultiSelect
-        size="md"
         label={USER_LABELS.role}
         name="roles"
         required
@@ -92,7 +92,6 @@ export function UserFields({
         hidePickedOptions
       />
       <Select
-        size="md"
         label={USER_LABELS.geoRegion}
         name="geo_region"
         required

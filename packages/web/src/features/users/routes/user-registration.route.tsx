@@ -1,11 +1,12 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, SEARCH_MAX_LENGTH } from '@fleetdeck/contract';
-import { Box, Button, Divider, Group, Paper, Stack, TextInput } from '@mantine/core';
-import { IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@fleetdeck/contract';
+import { Box, Button, Divider, Group, Paper, Stack } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
+import { useCallback, useMemo, useState } from 'react';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
+import { SearchInput } from '../../nodes/components/search-input';
 import { useAllUsers } from '../api/user-list.query';
 import { AddUserModal } from '../components/add-user-modal';
 import { UserTable } from '../components/user-table';
@@ -25,6 +26,10 @@ export function UserRegistrationRoute() {
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useFormDraft('users.add.open', false);
+  const onSearch = useCallback((value: string) => {
+    setSearch(value);
+    setPage(1);
+  }, []);
 
   const matches = useMemo(() => searchUsers(users.data ?? [], search), [users.data, search]);
   const pages = Math.max(1, Math.ceil(matches.length / pageSize));
@@ -39,18 +44,14 @@ export function UserRegistrationRoute() {
         <Stack gap={0}>
           <Box p="md">
             <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
-              <TextInput
+              {/* The same search box as every other list: compact, with a clear button. */}
+              <SearchInput
                 label={USER_LABELS.search}
                 placeholder={USER_LABELS.searchPlaceholder}
-                leftSection={<IconSearch size={16} aria-hidden="true" />}
-                maxLength={SEARCH_MAX_LENGTH}
+                name="user_search"
                 value={search}
-                onChange={(event) => {
-                  setSearch(event.currentTarget.value);
-                  setPage(1);
-                }}
-                style={{ flex: '1 1 260px', maxWidth: 420 }}
-                type="search"
+                onChange={onSearch}
+                width={300}
               />
               <Group gap="sm" align="flex-end">
                 <RefreshButton
