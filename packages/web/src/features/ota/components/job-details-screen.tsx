@@ -28,6 +28,7 @@ import { useJobSummary } from '../api/job-summary.query';
 import { otaJobKeys } from '../api/ota-jobs.keys';
 import { OTA_LABELS } from '../labels';
 import { formatListDate } from '../model/job-dates';
+import { completedCountText } from '../model/job-progress';
 import {
   canCancelJob,
   cancelledAt,
@@ -222,7 +223,13 @@ export function JobDetailsScreen({
           )}
           <Field label={OTA_LABELS.fieldTotalCount}>{job ? job.total_count : skeleton(30)}</Field>
           <Field label={OTA_LABELS.fieldCompletedCount}>
-            {job ? job.completed_count : skeleton(30)}
+            {job ? (
+              <Text fz="sm" data-testid="job-completed-count">
+                {completedCountText(job.completed_count, progress ?? job.summary)}
+              </Text>
+            ) : (
+              skeleton(30)
+            )}
           </Field>
           <Field label={OTA_LABELS.fieldGroups} span>
             {job ? (
