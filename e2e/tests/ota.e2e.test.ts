@@ -66,9 +66,22 @@ describe('firmware over the air to a simulated fleet', () => {
     await page.goto('/home/firmware-images');
     await page.getByRole('button', { name: 'Add Image' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Image name').fill('Spring update 9.0');
-    await dialog.getByLabel(/^Type/).click();
+    // An empty submit complains; each complaint goes once the user changes what it is about.
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    const missing = dialog.getByRole('alert').filter({ hasText: MESSAGES.provideAllDetails });
+    await missing.waitFor();
+    const nameInput = dialog.getByLabel('Image name');
+    const typeInput = dialog.getByLabel(/^Type/);
+    expect(await nameInput.getAttribute('aria-invalid')).toBe('true');
+    expect(await typeInput.getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'ota-add-image-validation');
+    await nameInput.fill('Spring update 9.0');
+    await expect.poll(() => missing.count()).toBe(0);
+    expect(await nameInput.getAttribute('aria-invalid')).not.toBe('true');
+    expect(await typeInput.getAttribute('aria-invalid')).toBe('true');
+    await typeInput.click();
     await page.getByRole('option', { name: target.type, exact: true }).click();
+    expect(await typeInput.getAttribute('aria-invalid')).not.toBe('true');
     await dialog.getByRole('button', { name: 'Advanced' }).click();
     await dialog.getByLabel('Firmware version').fill('9.0.0');
     await dialog.getByLabel('Model').fill(target.model);
@@ -79,6 +92,8 @@ describe('firmware over the air to a simulated fleet', () => {
       mimeType: 'application/octet-stream',
       buffer: image,
     });
+    await expect.poll(() => dialog.locator('[aria-invalid="true"]').count()).toBe(0);
+    await screenshot(page, 'ota-add-image-filled');
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await expect
       .poll(() => page.getByText(MESSAGES.firmwareImageAdded).count(), { timeout: 15_000 })
@@ -90,7 +105,32 @@ describe('firmware over the air to a simulated fleet', () => {
     await page.getByRole('button', { name: 'Start OTA Spring update 9.0' }).click();
     const start = page.getByRole('dialog');
     await start.getByLabel('Job name').fill('Spring rollout');
-    await start.getByTestId('ota-group-picker').click();
+    // No target: the complaint stays readable with the dropdown open and goes once the user
+    // switches to Nodes or types a search.
+    await start.getByRole('button', { name: 'Start' }).click();
+    const noTarget = start.getByText(MESSAGES.selectGroupOrNode);
+    await noTarget.waitFor();
+    await start.getByRole('radio', { name: 'Nodes' }).click();
+    await expect.poll(() => noTarget.count()).toBe(0);
+    await start.getByRole('radio', { name: 'Groups' }).click();
+    await start.getByRole('button', { name: 'Start' }).click();
+    await noTarget.waitFor();
+    const groupPicker = start.getByTestId('ota-group-picker');
+    await groupPicker.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.waitFor();
+    const errorBox = await noTarget.boundingBox();
+    const listBox = await listbox.boundingBox();
+    const pickerBox = await groupPicker.boundingBox();
+    if (!errorBox || !listBox || !pickerBox)
+      throw new Error('picker, error or dropdown not laid out');
+    // The error sits above the input; the dropdown opens below it.
+    expect(errorBox.y + errorBox.height).toBeLessThanOrEqual(pickerBox.y + 1);
+    expect(listBox.y).toBeGreaterThanOrEqual(errorBox.y + errorBox.height);
+    await screenshot(page, 'ota-start-modal-no-target');
+    await groupPicker.pressSequentially(target.model.slice(0, 2));
+    await expect.poll(() => noTarget.count()).toBe(0);
+    await groupPicker.fill('');
     await page.getByRole('option', { name: target.groupName }).click();
     await page.keyboard.press('Escape');
     expect(await start.getByLabel('Force Push').isChecked()).toBe(true);
@@ -108,11 +148,135 @@ describe('firmware over the air to a simulated fleet', () => {
     expect(await outcome(page, 'failed')).toBe(0);
     await screenshot(page, 'ota-job-finished');
 
+    // The card opens with the job's fields, not with a band of buttons.
+    const fields = page.getByTestId('job-fields');
+    const card = await fields.boundingBox();
+    const firstLabel = await fields.getByText('Job Name', { exact: true }).boundingBox();
+    if (!card || !firstLabel) throw new Error('job fields not laid out');
+    expect(firstLabel.y - card.y).toBeLessThan(30);
+
+    // One node's history: newest first, the progress of the same second in the order it came.
+    await page.getByTestId('job-node-table').getByRole('button').first().click();
+    const history = page.getByTestId('node-history');
+    await expect
+      .poll(() => history.getByText(/Downloaded \d+%/).count(), { timeout: 10_000 })
+      .toBeGreaterThan(1);
+    const infos = (await history.locator('tbody tr').allInnerTexts()).map((row) => row.trim());
+    const percents = infos
+      .map((row) => /Downloaded (\d+)%/.exec(row)?.[1])
+      .filter((percent) => percent !== undefined)
+      .map(Number);
+    expect(percents).toEqual([...percents].sort((a, b) => b - a));
+    const startingAt = infos.findIndex((row) => row.includes('Starting'));
+    const lastProgressAt = infos.findLastIndex((row) => /Downloaded \d+%/.test(row));
+    expect(startingAt).toBeGreaterThan(lastProgressAt);
+    expect(infos[0]).toMatch(/success/i);
+    await screenshot(page, 'ota-node-history');
+    await page.keyboard.press('Escape');
+
     const updated = await api<{ total: number }>(
       'GET',
       `/v1/admin/nodes?fw_version=9.0.0&num_records=1`,
     );
     expect(updated.total).toBe(target.count);
+    await context.close();
+  });
+
+  it('opens the details of an archived firmware image and of an archived fault image from their archived lists', async () => {
+    const images = await api<ImageList>('GET', '/v1/admin/otaimage?num_records=100');
+    const spring = images.ota_images.find((image) => image.image_name === 'Spring update 9.0');
+    if (!spring) throw new Error('the uploaded image is missing');
+    await api('PUT', `/v1/admin/otaimage?ota_image_id=${spring.ota_image_id}&archive=true`, {});
+    const fault = await api<{ ota_image_id: string }>('POST', '/v1/admin/otaimage', {
+      image_name: 'E5 fix 9.1',
+      type: target.type,
+      model: target.model,
+      fw_version: '9.1.0',
+      fault_id: 'E5',
+      base64_fwimage: Buffer.alloc(1024, 5).toString('base64'),
+    });
+    await api('PUT', `/v1/admin/otaimage?ota_image_id=${fault.ota_image_id}&archive=true`, {});
+
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page);
+    for (const [list, name, id, detailsPath] of [
+      ['/home/archived-firmware-images', 'Spring update 9.0', spring.ota_image_id, 'image-details'],
+      [
+        '/home/fault-archived-fault-images',
+        'E5 fix 9.1',
+        fault.ota_image_id,
+        'fault-image-details',
+      ],
+    ] as const) {
+      await page.goto(list);
+      await page.getByTestId('image-table').getByRole('link', { name }).click();
+      await page.waitForURL(new RegExp(`/home/${detailsPath}/${id}$`));
+      const fields = page.getByTestId('image-fields');
+      await fields.getByText('Archived', { exact: true }).waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(name);
+      expect(await page.getByTestId('image-not-found').count()).toBe(0);
+      await screenshot(page, `ota-${detailsPath}-archived`);
+    }
+    await context.close();
+  });
+
+  it('shows a job cancelled before any node updated as cancelled, not as completed', async () => {
+    const image = await api<{ ota_image_id: string }>('POST', '/v1/admin/otaimage', {
+      image_name: 'Never sent 11.0',
+      type: target.type,
+      model: target.model,
+      fw_version: '11.0.0',
+      base64_fwimage: Buffer.alloc(1024, 7).toString('base64'),
+    });
+    const { node_info: nodes } = await api<{ node_info: NodeInfo[] }>(
+      'GET',
+      `/v1/admin/nodes?num_records=3`,
+    );
+    // Not force-pushed: connected nodes are offered it only at their next connect or otafetch.
+    const job = await api<{ ota_job_id: string }>('POST', '/v1/admin/otajob', {
+      ota_job_name: 'Cancelled at once',
+      ota_image_id: image.ota_image_id,
+      nodes: nodes.map((node) => node.node_id),
+    });
+
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(`/home/job-details/${job.ota_job_id}`);
+    await page.getByRole('button', { name: 'Cancel Job' }).click();
+    await page.getByRole('button', { name: 'Yes, Cancel Job' }).click();
+    await page.getByTestId('job-action-result').waitFor();
+    expect(await page.getByTestId('job-action-result').innerText()).toBe(MESSAGES.jobCancelled);
+    await page.getByRole('dialog').getByRole('button', { name: 'Ok' }).click();
+    await expect
+      .poll(() => page.getByTestId('job-status').innerText(), { timeout: 10_000 })
+      .toMatch(/cancelled/i);
+    await expect
+      .poll(() => page.getByTestId('job-progress-done').innerText())
+      .toBe('0 of 3 nodes completed, 3 cancelled before updating');
+    expect(await page.getByTestId('job-completed-count').innerText()).toBe(
+      '3 (3 cancelled, not updated)',
+    );
+    expect(await outcome(page, 'cancelled')).toBe(3);
+    await screenshot(page, 'ota-job-cancelled');
+    await context.close();
+  });
+
+  it('leads from the Fault Images page to the fault jobs and from the firmware images to the OTA jobs', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto('/home/Fault-images');
+    await page.getByTestId('image-table').waitFor();
+    await screenshot(page, 'ota-fault-images-links');
+    await page.getByRole('link', { name: 'Fault jobs' }).click();
+    await page.waitForURL(/\/home\/faultjobs$/);
+    await page.getByRole('heading', { level: 1, name: 'Fault Jobs' }).waitFor();
+    await page.goto('/home/firmware-images');
+    await page.getByRole('link', { name: 'OTA jobs' }).click();
+    await page.waitForURL(/\/home\/ota-jobs\/?$/);
+    await page.getByRole('heading', { level: 1, name: 'OTA Jobs' }).waitFor();
     await context.close();
   });
 

@@ -349,8 +349,8 @@ describe.each(DIALECTS)('firmware images on %s', (dialect) => {
     expect(
       (await call('PUT', `/v1/admin/otaimage?ota_image_id=${id}&archive=true`)).statusCode,
     ).toBe(200);
-    const active = await call('GET', `/v1/admin/otaimage?ota_image_id=${id}`);
-    expect(active.json<ImageList>().total).toBe(0);
+    const activeOnly = await call('GET', `/v1/admin/otaimage?ota_image_id=${id}&archived=false`);
+    expect(activeOnly.json<ImageList>().total).toBe(0);
     expect((await imageById(id, true)).archived).toBe(true);
     expect(
       (await call('PUT', `/v1/admin/otaimage?ota_image_id=${id}&archive=false`)).statusCode,
@@ -366,6 +366,48 @@ describe.each(DIALECTS)('firmware images on %s', (dialect) => {
     expect(
       (await call('PUT', `/v1/admin/otaimage?ota_image_id=${id}&archive=true`)).statusCode,
     ).toBe(404);
+  });
+
+  it('finds an image by id without the archived parameter whether it is archived or not, while the plain list leaves archived images out', async () => {
+    const id = (
+      await upload({ image_name: 'archived lookup', type: 'Refrigerator' }, imageBytes(12, 7))
+    ).json<{ ota_image_id: string }>().ota_image_id;
+    const byId = async () => {
+      const response = await call('GET', `/v1/admin/otaimage?ota_image_id=${id}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<ImageList>();
+    };
+    expect((await byId()).ota_images.map((i) => [i.ota_image_id, i.archived])).toEqual([
+      [id, false],
+    ]);
+
+    expect(
+      (await call('PUT', `/v1/admin/otaimage?ota_image_id=${id}&archive=true`)).statusCode,
+    ).toBe(200);
+    const archived = await byId();
+    expect(archived.total).toBe(1);
+    expect(archived.ota_images.map((i) => [i.ota_image_id, i.archived])).toEqual([[id, true]]);
+
+    const list = await call('GET', '/v1/admin/otaimage?num_records=100');
+    expect(list.json<ImageList>().ota_images.map((i) => i.ota_image_id)).not.toContain(id);
+    const archivedList = await call('GET', '/v1/admin/otaimage?archived=true&num_records=100');
+    expect(archivedList.json<ImageList>().ota_images.map((i) => i.ota_image_id)).toContain(id);
+  });
+
+  it('finds an archived fault image by id without the archived parameter', async () => {
+    const id = (
+      await upload(
+        { image_name: 'E7 archived fix', type: 'Refrigerator', fault_id: 'E7' },
+        imageBytes(12, 9),
+      )
+    ).json<{ ota_image_id: string }>().ota_image_id;
+    expect(
+      (await call('PUT', `/v1/admin/otaimage?ota_image_id=${id}&archive=true`)).statusCode,
+    ).toBe(200);
+    const response = await call('GET', `/v1/admin/otaimage?ota_image_id=${id}&fault_image=true`);
+    expect(
+      response.json<ImageList>().ota_images.map((i) => [i.ota_image_id, i.fault_id, i.archived]),
+    ).toEqual([[id, 'E7', true]]);
   });
 
   it('marks fault images and filters them apart', async () => {

@@ -273,6 +273,46 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
     });
   });
 
+  it('lists a node’s status history newest first in the order it was reported when the reports share a second', async () => {
+    await register(['FR9'], 'Refrigerator', 'Pune');
+    const { ota_job_id: jobId } = await createJob({ nodes: ['FR9'] });
+    const at = Math.floor(Date.now() / 1000);
+    const progress = (info: string): OtaStatusPayload => ({
+      ota_job_id: jobId,
+      status: 'in-progress',
+      ts: at,
+      additional_info: info,
+    });
+    // Two ingest batches, every report stamped with the same second.
+    for (const info of ['Starting OTA Upgrade', 'Downloaded 25%', 'Downloaded 50%'])
+      await report('FR9', progress(info));
+    await server.services.ingest.flush();
+    for (const info of [
+      'Downloaded 75%',
+      'Downloaded 100%',
+      'Verifying image',
+      'Rebooting into new firmware',
+    ])
+      await report('FR9', progress(info));
+    await report('FR9', { ota_job_id: jobId, status: 'success', ts: at, additional_info: 'done' });
+    await server.services.ingest.flush();
+
+    const response = await call('GET', `/v1/admin/otajob/status?ota_job_id=${jobId}&node_id=FR9`);
+    expect(response.statusCode, response.body).toBe(200);
+    const history = response.json<JobStatusList>().node_ota_status;
+    expect(history.map((h) => h.additional_info)).toEqual([
+      'done',
+      'Rebooting into new firmware',
+      'Verifying image',
+      'Downloaded 100%',
+      'Downloaded 75%',
+      'Downloaded 50%',
+      'Downloaded 25%',
+      'Starting OTA Upgrade',
+    ]);
+    expect(new Set(history.map((h) => h.timestamp))).toEqual(new Set([at]));
+  });
+
   it('creates one job per idempotency key', async () => {
     const headers = { 'idempotency-key': 'retry-123' };
     const body = { ota_job_name: 'once', ota_image_id: imageId, nodes: ['AC2'] };

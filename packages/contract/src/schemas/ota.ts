@@ -136,7 +136,11 @@ export const ImageListQuerySchema = z.object({
     .trim()
     .max(SEARCH_MAX_LENGTH, { error: SERVER_MESSAGES.searchTooLong })
     .optional(),
-  archived: QueryBooleanSchema.default(false),
+  /**
+   * true: only archived images; false: only active ones. Absent: active ones, except that a
+   * lookup by ota_image_id finds the image whether archived or not (its `archived` flag tells).
+   */
+  archived: QueryBooleanSchema.optional(),
   /** true: only fault images; false: only plain firmware images; absent: both. */
   fault_image: QueryBooleanSchema.optional(),
   start_id: OtaIdSchema.optional(),

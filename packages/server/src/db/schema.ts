@@ -211,6 +211,8 @@ export interface OtaExecutionsTable {
 }
 
 export interface OtaExecutionHistoryTable {
+  /** Storage order: breaks ties between entries reported in the same second. */
+  seq: Generated<number>;
   ota_job_id: string;
   node_id: string;
   entry_key: string;

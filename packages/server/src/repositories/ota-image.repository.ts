@@ -4,9 +4,10 @@ import { atOrOlderThan } from './keyset.js';
 
 export type OtaImageRow = Selectable<OtaImagesTable>;
 
-/** Filters of the image list (all optional; `archived` always applies). */
+/** Filters of the image list (all optional). */
 export interface ImageFilter {
-  archived: boolean;
+  /** Only archived (true) or only active (false) images; undefined: both. */
+  archived?: boolean;
   otaImageId?: string;
   imageName?: string;
   type?: string;
@@ -22,7 +23,8 @@ function likeLiteral(text: string): string {
 }
 
 function filtered(db: Kysely<Database>, filter: ImageFilter) {
-  let query = db.selectFrom('ota_images').where('archived', '=', filter.archived ? 1 : 0);
+  let query = db.selectFrom('ota_images');
+  if (filter.archived !== undefined) query = query.where('archived', '=', filter.archived ? 1 : 0);
   if (filter.otaImageId) query = query.where('ota_image_id', '=', filter.otaImageId);
   if (filter.imageName) query = query.where('image_name', '=', filter.imageName);
   if (filter.type) query = query.where('type', '=', filter.type);

@@ -313,7 +313,10 @@ export async function executionPage(
   return { rows, ...(next ? { nextId: next.node_id } : {}) };
 }
 
-/** The status history of one node in one job, newest first. */
+/**
+ * The status history of one node in one job, newest first. Nodes report whole seconds, so reports
+ * of the same second are ordered by when they were stored (`seq`), latest first.
+ */
 export function executionHistory(db: Db, otaJobId: string, nodeId: string) {
   return db
     .selectFrom('ota_execution_history')
@@ -322,6 +325,7 @@ export function executionHistory(db: Db, otaJobId: string, nodeId: string) {
     .where('node_id', '=', nodeId)
     .orderBy('timestamp', 'desc')
     .orderBy('received_at', 'desc')
+    .orderBy('seq', 'desc')
     .execute();
 }
 

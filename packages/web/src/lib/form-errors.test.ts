@@ -1,6 +1,6 @@
 import { LoginFormSchema, MESSAGES, PasswordChangeFormSchema } from '@fleetdeck/contract';
 import { describe, expect, it } from 'vitest';
-import { collectFormErrors } from './form-errors';
+import { collectFormErrors, withoutFieldError, type FormErrors } from './form-errors';
 
 function errorsOf<T extends string>(
   result: { success: boolean; error?: Parameters<typeof collectFormErrors>[0] },
@@ -63,5 +63,32 @@ describe('collectFormErrors with the password-change schema', () => {
       fields,
     );
     expect(errors.fields.next).toBe(MESSAGES.passwordPolicy);
+  });
+});
+
+describe('withoutFieldError', () => {
+  const submitted: FormErrors<'image_name' | 'type' | 'model'> = {
+    fields: { image_name: MESSAGES.provideAllDetails, type: MESSAGES.provideAllDetails },
+    form: MESSAGES.provideAllDetails,
+  };
+
+  it('drops the changed field’s message and the form-wide one, and keeps the other fields’', () => {
+    expect(withoutFieldError(submitted, 'image_name')).toEqual({
+      fields: { type: MESSAGES.provideAllDetails },
+      form: null,
+    });
+    expect(submitted.fields.image_name).toBe(MESSAGES.provideAllDetails);
+  });
+
+  it('drops the form-wide message when a field without an error changes', () => {
+    expect(withoutFieldError(submitted, 'model')).toEqual({
+      fields: submitted.fields,
+      form: null,
+    });
+  });
+
+  it('returns the same errors when there is nothing to clear', () => {
+    const clean = { fields: {}, form: null };
+    expect(withoutFieldError<'image_name'>(clean, 'image_name')).toBe(clean);
   });
 });

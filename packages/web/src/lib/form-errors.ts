@@ -26,3 +26,18 @@ export function collectFormErrors<Field extends string>(
   }
   return result;
 }
+
+/**
+ * The errors once the user has changed `field`: that field's own message goes, and so does the
+ * form-wide one (it answered the submit, not the input now in the form). Other fields keep theirs
+ * until they are changed or the form is submitted again. The same object when nothing changes.
+ */
+export function withoutFieldError<Field extends string>(
+  errors: FormErrors<Field>,
+  field: Field,
+): FormErrors<Field> {
+  if (errors.fields[field] === undefined && errors.form === null) return errors;
+  const fields = { ...errors.fields };
+  delete fields[field];
+  return { fields, form: null };
+}

@@ -149,12 +149,16 @@ export class ImageService {
     return row;
   }
 
-  /** GET admin/otaimage. */
+  /**
+   * GET admin/otaimage. Without `archived` the list shows active images, but a lookup by id finds
+   * the image archived or not: a details page opened from the archived list needs it.
+   */
   list(query: ImageListQuery) {
+    const archived = query.archived ?? (query.ota_image_id === undefined ? false : undefined);
     return listImages(
       this.db,
       {
-        archived: query.archived,
+        archived,
         otaImageId: query.ota_image_id,
         imageName: query.image_name || undefined,
         type: query.type || undefined,

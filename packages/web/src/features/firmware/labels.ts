@@ -41,6 +41,8 @@ export const FIRMWARE_LABELS = {
   addImageTitle: 'Add Firmware Image',
   addFaultImageTitle: 'Add Fault Image',
   archivedLink: 'Archived images',
+  otaJobsLink: 'OTA jobs',
+  faultJobsLink: 'Fault jobs',
   activeLink: 'Active images',
   backToImages: 'Back to Firmware Images',
   refresh: 'Refresh',

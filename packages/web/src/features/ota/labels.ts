@@ -59,6 +59,9 @@ export const OTA_LABELS = {
   none: '—',
   progressHeading: 'Progress',
   progressOf: '{done} of {total} nodes completed',
+  progressOfWithCancelled:
+    '{done} of {total} nodes completed, {cancelled} cancelled before updating',
+  completedWithCancelled: '{count} ({cancelled} cancelled, not updated)',
   progressAria: 'Rollout progress by outcome',
   sectionTooltip: '{label}: {count} ({percent}%)',
   nodesHeading: 'Nodes of this job',

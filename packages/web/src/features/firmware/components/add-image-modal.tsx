@@ -24,6 +24,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconChevronRight, IconFileUpload } from '@tabler/icons-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-error';
+import { withoutFieldError } from '../../../lib/form-errors';
 import { loadSchemas } from '../../../lib/lazy-schemas';
 import { useUploadImage } from '../api/upload-image.mutation';
 import { FIRMWARE_LABELS } from '../labels';
@@ -34,15 +35,19 @@ import {
   validateImageForm,
   type ImageForm,
   type ImageFormErrors,
+  type ImageFormField,
 } from '../model/image-form';
 import type { ImageModeConfig } from '../model/image-modes';
 
 const NO_ERRORS: ImageFormErrors = { fields: {}, form: null };
 
-/** A field's error for the input: its own text, or only the red border when the form says it. */
-function fieldError(errors: ImageFormErrors, message: string | undefined): string | boolean {
+/**
+ * A field's error for the input: its own text, or only the red border for a missing value (the
+ * form-wide alert says 'Please provide all details.' once, not under every field).
+ */
+function fieldError(message: string | undefined): string | boolean {
   if (message === undefined) return false;
-  return message === errors.form ? true : message;
+  return message === MESSAGES.provideAllDetails ? true : message;
 }
 
 /**
@@ -87,7 +92,16 @@ export function AddImageModal({
     onClose();
   };
 
-  const set = (field: keyof ImageForm, value: string) => setForm({ ...form, [field]: value });
+  /** A change answers the last submit's complaints about that field and the form as a whole. */
+  const edited = (field: ImageFormField) => {
+    setErrors((current) => withoutFieldError(current, field));
+    if (upload.isError) upload.reset();
+  };
+
+  const set = (field: keyof ImageForm, value: string) => {
+    setForm({ ...form, [field]: value });
+    edited(field);
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -146,7 +160,7 @@ export function AddImageModal({
               maxLength={NAME_MAX_LENGTH}
               autoComplete="off"
               value={form.image_name}
-              error={fieldError(errors, errors.fields.image_name)}
+              error={fieldError(errors.fields.image_name)}
               onChange={(event) => set('image_name', event.currentTarget.value)}
               disabled={upload.isPending}
               data-autofocus
@@ -158,7 +172,7 @@ export function AddImageModal({
               placeholder={FIRMWARE_LABELS.typePlaceholder}
               data={[...NODE_TYPES]}
               value={form.type || null}
-              error={fieldError(errors, errors.fields.type)}
+              error={fieldError(errors.fields.type)}
               onChange={(value) => set('type', value ?? '')}
               disabled={upload.isPending}
               allowDeselect={false}
@@ -171,7 +185,7 @@ export function AddImageModal({
                 maxLength={NAME_MAX_LENGTH}
                 autoComplete="off"
                 value={form.fault_id}
-                error={fieldError(errors, errors.fields.fault_id)}
+                error={fieldError(errors.fields.fault_id)}
                 onChange={(event) => set('fault_id', event.currentTarget.value)}
                 disabled={upload.isPending}
               />
@@ -187,8 +201,11 @@ export function AddImageModal({
             leftSection={<IconFileUpload size={16} aria-hidden="true" />}
             clearable
             value={file}
-            error={fieldError(errors, errors.fields.file)}
-            onChange={(value) => setFile(value)}
+            error={fieldError(errors.fields.file)}
+            onChange={(value) => {
+              setFile(value);
+              edited('file');
+            }}
             disabled={upload.isPending}
           />
           <div>
@@ -221,7 +238,7 @@ export function AddImageModal({
                   maxLength={NAME_MAX_LENGTH}
                   autoComplete="off"
                   value={form.fw_version}
-                  error={fieldError(errors, errors.fields.fw_version)}
+                  error={fieldError(errors.fields.fw_version)}
                   onChange={(event) => set('fw_version', event.currentTarget.value)}
                   disabled={upload.isPending}
                 />
@@ -231,7 +248,7 @@ export function AddImageModal({
                   maxLength={NAME_MAX_LENGTH}
                   autoComplete="off"
                   value={form.model}
-                  error={fieldError(errors, errors.fields.model)}
+                  error={fieldError(errors.fields.model)}
                   onChange={(event) => set('model', event.currentTarget.value)}
                   disabled={upload.isPending}
                 />

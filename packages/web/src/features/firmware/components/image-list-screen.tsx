@@ -169,6 +169,17 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
                     FIRMWARE_LABELS.archivedLink
                   )}
                 </Anchor>
+                {!archived && (
+                  <Anchor
+                    component={Link}
+                    to={config.jobsPath}
+                    size="sm"
+                    pb={8}
+                    data-testid="image-jobs-link"
+                  >
+                    {config.jobsLabel}
+                  </Anchor>
+                )}
               </Group>
               <Group gap="sm" wrap="wrap" align="flex-end">
                 <RefreshButton

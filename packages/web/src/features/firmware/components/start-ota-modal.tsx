@@ -34,9 +34,11 @@ import { FIRMWARE_LABELS } from '../labels';
 import { jobDetailsPath } from '../model/image-modes';
 import {
   emptyStartOtaForm,
+  errorsAfterEdit,
   groupOptions,
   nodeOptions,
   validateStartOta,
+  type StartOtaEdit,
   type StartOtaErrors,
   type StartOtaForm,
 } from '../model/start-ota-form';
@@ -57,16 +59,30 @@ interface Started {
 /** The server already filtered the nodes by prefix; the picker shows what it got. */
 const keepAll: OptionsFilter = ({ options }) => options;
 
+/**
+ * The pickers' error sits between the label and the input: below it, the open dropdown would
+ * cover it.
+ */
+const ERROR_ABOVE_INPUT: ('label' | 'description' | 'error' | 'input')[] = [
+  'label',
+  'description',
+  'error',
+  'input',
+];
+
 function NodePicker({
   enabled,
   picked,
   error,
   onChange,
+  onSearch,
 }: {
   enabled: boolean;
   picked: readonly string[];
   error: string | undefined;
   onChange: (nodes: string[]) => void;
+  /** The user typed in the search box. */
+  onSearch: () => void;
 }) {
   const [search, setSearch] = useState('');
   // The lookup waits 1 s after the last keystroke (fleet-management §2, §9).
@@ -90,11 +106,15 @@ function NodePicker({
       onChange={onChange}
       searchable
       searchValue={search}
-      onSearchChange={setSearch}
+      onSearchChange={(value) => {
+        setSearch(value);
+        onSearch();
+      }}
       filter={keepAll}
       nothingFoundMessage={nothing}
       rightSection={waiting ? <Loader size={14} /> : undefined}
       error={error}
+      inputWrapperOrder={ERROR_ABOVE_INPUT}
       clearable
       data-testid="ota-node-picker"
     />
@@ -136,17 +156,12 @@ export function StartOtaModal({
     onClose();
   };
 
-  const update = (next: StartOtaForm) => {
+  /** A change answers the last submit's complaint about what was changed. */
+  const edited = (edit: StartOtaEdit) => setErrors((current) => errorsAfterEdit(current, edit));
+
+  const update = (next: StartOtaForm, edit?: StartOtaEdit) => {
     setForm(next);
-    if (errors.jobName !== undefined || errors.targets !== undefined) {
-      const cleared: StartOtaErrors = {};
-      if (errors.jobName !== undefined && next.jobName.trim() === '')
-        cleared.jobName = errors.jobName;
-      const picked =
-        next.target === 'groups' ? next.groups : next.target === 'nodes' ? next.nodes : ['fault'];
-      if (errors.targets !== undefined && picked.length === 0) cleared.targets = errors.targets;
-      setErrors(cleared);
-    }
+    if (edit !== undefined) edited(edit);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -234,14 +249,16 @@ export function StartOtaModal({
               autoComplete="off"
               value={form.jobName}
               error={errors.jobName}
-              onChange={(event) => update({ ...form, jobName: event.currentTarget.value })}
+              onChange={(event) =>
+                update({ ...form, jobName: event.currentTarget.value }, 'jobName')
+              }
               data-autofocus
             />
             <Radio.Group
               label={FIRMWARE_LABELS.target}
               name="ota_target"
               value={form.target}
-              onChange={(value) => update({ ...form, target: value })}
+              onChange={(value) => update({ ...form, target: value }, 'targets')}
             >
               <Group gap="lg" mt={6}>
                 {faultId !== undefined && (
@@ -266,7 +283,8 @@ export function StartOtaModal({
                 }
                 data={groupOptions(groups.data ?? [])}
                 value={[...form.groups]}
-                onChange={(value) => update({ ...form, groups: value })}
+                onChange={(value) => update({ ...form, groups: value }, 'targets')}
+                onSearchChange={() => edited('targets')}
                 searchable
                 clearable
                 nothingFoundMessage={
@@ -274,6 +292,7 @@ export function StartOtaModal({
                 }
                 rightSection={groups.isFetching ? <Loader size={14} /> : undefined}
                 error={errors.targets ?? (groups.isError ? errorMessage(groups.error) : undefined)}
+                inputWrapperOrder={ERROR_ABOVE_INPUT}
                 data-testid="ota-group-picker"
               />
             ) : (
@@ -281,7 +300,8 @@ export function StartOtaModal({
                 enabled={opened && !noNodes}
                 picked={form.nodes}
                 error={errors.targets}
-                onChange={(nodes) => update({ ...form, nodes })}
+                onChange={(nodes) => update({ ...form, nodes }, 'targets')}
+                onSearch={() => edited('targets')}
               />
             )}
             <Checkbox

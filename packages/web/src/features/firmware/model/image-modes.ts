@@ -19,6 +19,9 @@ export interface ImageModeConfig {
   addLabel: string;
   addTitle: string;
   backLabel: string;
+  /** The jobs started with these images (features/ota's list), linked beside the archive link. */
+  jobsPath: string;
+  jobsLabel: string;
   /** Fault screens show dates in UTC (access §2). */
   utcDates: boolean;
   /** Archived lists offer Delete as well as Unarchive. */
@@ -37,6 +40,8 @@ export const IMAGE_MODES: Record<ImageMode, ImageModeConfig> = {
     addLabel: FIRMWARE_LABELS.addImage,
     addTitle: FIRMWARE_LABELS.addImageTitle,
     backLabel: FIRMWARE_LABELS.backToImages,
+    jobsPath: '/home/ota-jobs/',
+    jobsLabel: FIRMWARE_LABELS.otaJobsLink,
     utcDates: false,
     deleteFromArchive: true,
     writePermission: 'firmware.write',
@@ -51,6 +56,9 @@ export const IMAGE_MODES: Record<ImageMode, ImageModeConfig> = {
     addLabel: FIRMWARE_LABELS.addFaultImage,
     addTitle: FIRMWARE_LABELS.addFaultImageTitle,
     backLabel: FIRMWARE_LABELS.backToFaultImages,
+    // Fault jobs have no sidebar entry: this link is the way to them (access §2 Fault screens).
+    jobsPath: '/home/faultjobs',
+    jobsLabel: FIRMWARE_LABELS.faultJobsLink,
     utcDates: true,
     deleteFromArchive: false,
     writePermission: 'firmware.write',

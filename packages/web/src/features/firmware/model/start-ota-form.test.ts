@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   EMPTY_START_OTA_FORM,
   emptyStartOtaForm,
+  errorsAfterEdit,
   groupOptions,
   nodeOptions,
   validateStartOta,
@@ -119,5 +120,22 @@ describe('nodeOptions', () => {
   it('keeps picked nodes and adds found ones without repeats', () => {
     expect(nodeOptions(['N2', 'N3'], ['N1', 'N2'])).toEqual(['N1', 'N2', 'N3']);
     expect(nodeOptions([], [])).toEqual([]);
+  });
+});
+
+describe('errorsAfterEdit', () => {
+  const submitted = { jobName: MESSAGES.provideJobName, targets: MESSAGES.selectGroupOrNode };
+
+  it('drops the target error when the target is touched and keeps the job name error', () => {
+    expect(errorsAfterEdit(submitted, 'targets')).toEqual({ jobName: MESSAGES.provideJobName });
+  });
+
+  it('drops the job name error when the name is touched and keeps the target error', () => {
+    expect(errorsAfterEdit(submitted, 'jobName')).toEqual({ targets: MESSAGES.selectGroupOrNode });
+  });
+
+  it('returns the same errors when the touched part had none', () => {
+    const only = { jobName: MESSAGES.provideJobName };
+    expect(errorsAfterEdit(only, 'targets')).toBe(only);
   });
 });

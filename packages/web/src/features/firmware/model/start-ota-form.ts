@@ -72,6 +72,20 @@ export function validateStartOta(
   return { errors, request: null };
 }
 
+/** What the user touched: the job name, or the target (the Groups/Nodes choice, a pick, a search). */
+export type StartOtaEdit = 'jobName' | 'targets';
+
+/**
+ * The errors once the user has touched `edit`: its message goes (the submit will check again),
+ * the other stays. The same object when nothing changes.
+ */
+export function errorsAfterEdit(errors: StartOtaErrors, edit: StartOtaEdit): StartOtaErrors {
+  if (errors[edit] === undefined) return errors;
+  const next = { ...errors };
+  delete next[edit];
+  return next;
+}
+
 export interface GroupOption {
   value: string;
   label: string;

@@ -28,6 +28,7 @@ import { useJobSummary } from '../api/job-summary.query';
 import { otaJobKeys } from '../api/ota-jobs.keys';
 import { OTA_LABELS } from '../labels';
 import { formatListDate } from '../model/job-dates';
+import { completedCountText } from '../model/job-progress';
 import {
   canCancelJob,
   cancelledAt,
@@ -141,12 +142,40 @@ export function JobDetailsScreen({
 
   return (
     <NodeScreen title={job ? job.ota_job_name : mode.detailsHeading}>
-      <Breadcrumbs>
-        <Anchor component={Link} to={mode.listPath} size="sm">
-          {job?.archived ? mode.archivedHeading : mode.heading}
-        </Anchor>
-        <Text size="sm">{otaJobId}</Text>
-      </Breadcrumbs>
+      {/* The actions share the breadcrumbs' row, so the card opens with the job's fields. */}
+      <Group justify="space-between" align="center" gap="sm" data-testid="job-toolbar">
+        <Breadcrumbs>
+          <Anchor component={Link} to={mode.listPath} size="sm">
+            {job?.archived ? mode.archivedHeading : mode.heading}
+          </Anchor>
+          <Text size="sm">{otaJobId}</Text>
+        </Breadcrumbs>
+        <Group gap="sm">
+          {job?.status === 'active' && (
+            <Tooltip label={OTA_LABELS.liveHint} withArrow>
+              <Badge variant="dot" color="green" tt="none" data-testid="job-live">
+                {OTA_LABELS.live}
+              </Badge>
+            </Tooltip>
+          )}
+          <RefreshButton
+            label={OTA_LABELS.refresh}
+            onClick={refresh}
+            loading={fetching && !query.isPending}
+          />
+          {canWrite && (
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconBan size={16} aria-hidden="true" />}
+              disabled={!cancellable}
+              onClick={() => setCancelling(true)}
+            >
+              {OTA_LABELS.cancelJob}
+            </Button>
+          )}
+        </Group>
+      </Group>
       {query.isError && (
         <QueryErrorAlert
           error={query.error}
@@ -154,36 +183,7 @@ export function JobDetailsScreen({
           onRetry={() => void query.refetch()}
         />
       )}
-      <Paper withBorder radius="lg" data-testid="job-fields">
-        <Group justify="space-between" align="center" p="md" pb="xs" gap="sm">
-          <Group gap="xs">
-            {job?.status === 'active' && (
-              <Tooltip label={OTA_LABELS.liveHint} withArrow>
-                <Badge variant="dot" color="green" tt="none" data-testid="job-live">
-                  {OTA_LABELS.live}
-                </Badge>
-              </Tooltip>
-            )}
-          </Group>
-          <Group gap="sm">
-            <RefreshButton
-              label={OTA_LABELS.refresh}
-              onClick={refresh}
-              loading={fetching && !query.isPending}
-            />
-            {canWrite && (
-              <Button
-                color="red"
-                variant="light"
-                leftSection={<IconBan size={16} aria-hidden="true" />}
-                disabled={!cancellable}
-                onClick={() => setCancelling(true)}
-              >
-                {OTA_LABELS.cancelJob}
-              </Button>
-            )}
-          </Group>
-        </Group>
+      <Paper withBorder radius="lg" data-testid="job-fields" style={{ overflow: 'hidden' }}>
         <FetchingBar active={fetching} label={OTA_LABELS.refresh} />
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md" p="md">
           <Field label={OTA_LABELS.fieldName}>{job ? job.ota_job_name : skeleton(140)}</Field>
@@ -222,7 +222,13 @@ export function JobDetailsScreen({
           )}
           <Field label={OTA_LABELS.fieldTotalCount}>{job ? job.total_count : skeleton(30)}</Field>
           <Field label={OTA_LABELS.fieldCompletedCount}>
-            {job ? job.completed_count : skeleton(30)}
+            {job ? (
+              <Text fz="sm" data-testid="job-completed-count">
+                {completedCountText(job.completed_count, progress ?? job.summary)}
+              </Text>
+            ) : (
+              skeleton(30)
+            )}
           </Field>
           <Field label={OTA_LABELS.fieldGroups} span>
             {job ? (

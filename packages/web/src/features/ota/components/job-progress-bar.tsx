@@ -2,7 +2,7 @@ import { formatMessage, type JobSummary } from '@fleetdeck/contract';
 import { Box, ColorSwatch, Group, Progress, SimpleGrid, Text, Tooltip } from '@mantine/core';
 import { OTA_LABELS } from '../labels';
 import type { JobModeConfig } from '../model/job-mode';
-import { completedCount, formatPercent, progressSections } from '../model/job-progress';
+import { formatPercent, progressCaption, progressSections } from '../model/job-progress';
 
 /**
  * The rollout by outcome (fleet-management §2: started, triggered, in progress, failed, success,
@@ -15,10 +15,7 @@ export function JobProgressBar({ summary, mode }: { summary: JobSummary; mode: J
       <Group justify="space-between" mb={6}>
         <Text fw={600}>{OTA_LABELS.progressHeading}</Text>
         <Text size="sm" c="dimmed" data-testid="job-progress-done">
-          {formatMessage(OTA_LABELS.progressOf, {
-            done: completedCount(summary),
-            total: summary.total,
-          })}
+          {progressCaption(summary)}
         </Text>
       </Group>
       <Progress.Root size={18} radius="md" aria-label={OTA_LABELS.progressAria}>

@@ -7,7 +7,11 @@ import { formatListDate } from '../model/job-dates';
 import type { JobModeConfig } from '../model/job-mode';
 import { ExecutionStatusBadge } from './job-status-badge';
 
-/** One node's status history in a job, newest first (fleet-management §2 Job details). */
+/**
+ * One node's status history in a job (fleet-management §2 Job details), in the server's order:
+ * newest first, reports of the same second latest-stored first. The rows are never re-sorted
+ * here: the times are shown to the minute, so no sort on them could restore that order.
+ */
 export function NodeHistoryModal({
   otaJobId,
   nodeId,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_MODES } from './job-mode';
-import { completedCount, formatPercent, progressSections } from './job-progress';
+import {
+  completedCount,
+  completedCountText,
+  formatPercent,
+  progressCaption,
+  progressSections,
+} from './job-progress';
 import { summaryOf } from './job.fixtures';
 
 describe('progressSections', () => {
@@ -80,6 +86,35 @@ describe('completedCount', () => {
         summaryOf({ total: 9, success: 2, failed: 1, rejected: 1, cancelled: 1, in_progress: 4 }),
       ),
     ).toBe(5);
+  });
+});
+
+describe('progressCaption', () => {
+  it('counts the final states of a job without cancelled nodes as completed', () => {
+    expect(progressCaption(summaryOf({ total: 5, success: 2, failed: 1, in_progress: 2 }))).toBe(
+      '3 of 5 nodes completed',
+    );
+  });
+
+  it('does not call nodes cancelled before updating completed', () => {
+    expect(progressCaption(summaryOf({ total: 3, cancelled: 3 }))).toBe(
+      '0 of 3 nodes completed, 3 cancelled before updating',
+    );
+    expect(progressCaption(summaryOf({ total: 4, success: 1, failed: 1, cancelled: 2 }))).toBe(
+      '2 of 4 nodes completed, 2 cancelled before updating',
+    );
+  });
+});
+
+describe('completedCountText', () => {
+  it('is the bare count when no node was cancelled', () => {
+    expect(completedCountText(3, summaryOf({ total: 3, success: 3 }))).toBe('3');
+  });
+
+  it('names the cancelled nodes inside the count', () => {
+    expect(completedCountText(3, summaryOf({ total: 3, cancelled: 3 }))).toBe(
+      '3 (3 cancelled, not updated)',
+    );
   });
 });
 

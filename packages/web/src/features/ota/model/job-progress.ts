@@ -1,4 +1,4 @@
-import type { JobSummary } from '@fleetdeck/contract';
+import { formatMessage, type JobSummary } from '@fleetdeck/contract';
 import { OTA_LABELS } from '../labels';
 import type { JobModeConfig } from './job-mode';
 
@@ -88,6 +88,30 @@ export function completedCount(summary: JobSummary): number {
     safeCount(summary.rejected) +
     safeCount(summary.cancelled)
   );
+}
+
+/**
+ * The line above the progress bar. The API's completed_count counts cancelled executions as final
+ * (a cancelled node will not be offered the image again), but "3 of 3 nodes completed" over a job
+ * cancelled before any node updated reads as a finished update: the cancelled nodes are told apart.
+ */
+export function progressCaption(summary: JobSummary): string {
+  const cancelled = safeCount(summary.cancelled);
+  const total = safeCount(summary.total);
+  if (cancelled === 0)
+    return formatMessage(OTA_LABELS.progressOf, { done: completedCount(summary), total });
+  return formatMessage(OTA_LABELS.progressOfWithCancelled, {
+    done: completedCount(summary) - cancelled,
+    total,
+    cancelled,
+  });
+}
+
+/** The job's Completed Count as the details show it: with its cancelled nodes named, if any. */
+export function completedCountText(completed: number, summary: JobSummary): string {
+  const cancelled = safeCount(summary.cancelled);
+  if (cancelled === 0) return String(completed);
+  return formatMessage(OTA_LABELS.completedWithCancelled, { count: completed, cancelled });
 }
 
 /** A percentage as the legend shows it: whole numbers, one decimal below 10 %, never "0" for some. */
