@@ -54,9 +54,20 @@ let token: string;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function rssBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match![1]) * 1024;
+/** VmRSS and its parts (anonymous memory, mapped files, shared memory) from /proc, in bytes. */
+function memory(pid: number): { rss: number; anon: number; file: number; shmem: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)![1]) * 1024;
+  return { rss: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile'), shmem: kib('RssShmem') };
+}
+
+/** The database's size on disk (main file and WAL), in bytes. */
+function databaseBytes(dir: string): number {
+  return fs
+    .readdirSync(dir)
+    .filter((name) => /\.(db|sqlite)(-wal)?$/.test(name))
+    .reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
 }
 
 const openFiles = (pid: number) => fs.readdirSync(`/proc/${pid}/fd`).length;
@@ -313,13 +324,22 @@ describe('soak: API, MQTT and OTA load without memory drift or fd growth (QUALIT
       const ota = otaLoad(groupId, image.body.ota_image_id as string);
       const api = apiLoad(groupId, () => ota.figures.last);
 
-      const samples: Array<{ at: number; rss: number; fds: number }> = [];
+      const samples: Array<{
+        at: number;
+        rss: number;
+        anon: number;
+        file: number;
+        fds: number;
+        db: number;
+      }> = [];
       const started = Date.now();
       try {
         while (Date.now() - started < SOAK_MS) {
           await sleep(SAMPLE_MS);
           expectAlive();
-          samples.push({ at: Date.now() - started, rss: rssBytes(pid), fds: openFiles(pid) });
+          const { rss, anon, file } = memory(pid);
+          const at = Date.now() - started;
+          samples.push({ at, rss, anon, file, fds: openFiles(pid), db: databaseBytes(dataDir) });
         }
       } finally {
         publishing.stop();
@@ -350,6 +370,12 @@ describe('soak: API, MQTT and OTA load without memory drift or fd growth (QUALIT
       const fdsAfter = openFiles(pid);
 
       const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+      /** The median of each minute's samples of one figure. */
+      const perMinute = (figure: (sample: (typeof samples)[number]) => number) =>
+        Array.from({ length: Math.ceil(SOAK_MS / 60_000) }, (_, m) => {
+          const minute = samples.filter((s) => Math.floor((s.at - 1) / 60_000) === m);
+          return minute.length ? median(minute.map(figure)) : null;
+        });
       const report = {
         minutes: SOAK_MS / 60_000,
         window_s: WINDOW_MS / 1000,
@@ -368,14 +394,11 @@ describe('soak: API, MQTT and OTA load without memory drift or fd growth (QUALIT
         mqtt: publishing.figures,
         api: api.figures,
         ota: ota.figures,
-        rss_mib_per_minute: Array.from({ length: Math.ceil(SOAK_MS / 60_000) }, (_, m) => {
-          const minute = samples.filter((s) => Math.floor((s.at - 1) / 60_000) === m);
-          return minute.length ? mib(median(minute.map((s) => s.rss))) : null;
-        }),
-        fds_per_minute: Array.from({ length: Math.ceil(SOAK_MS / 60_000) }, (_, m) => {
-          const minute = samples.filter((s) => Math.floor((s.at - 1) / 60_000) === m);
-          return minute.length ? median(minute.map((s) => s.fds)) : null;
-        }),
+        rss_mib_per_minute: perMinute((s) => mib(s.rss)),
+        anon_mib_per_minute: perMinute((s) => mib(s.anon)),
+        file_mib_per_minute: perMinute((s) => mib(s.file)),
+        database_mib_per_minute: perMinute((s) => mib(s.db)),
+        fds_per_minute: perMinute((s) => s.fds),
       };
       console.info(`R7 soak: ${JSON.stringify(report)}`);
 
