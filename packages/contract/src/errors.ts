@@ -128,7 +128,6 @@ export const SERVER_MESSAGES = {
   jobNotFound: 'OTA job does not exist',
   jobNotCancelled: 'Only a cancelled job can be archived.',
   jobAlreadyCancelled: 'The job is already cancelled.',
-  jobAlreadyFinished: 'The job has finished; there is nothing to cancel.',
   groupsNotFound: 'These groups do not exist: {groups}',
   notAFaultImage: 'This image is not a fault image, so it has no fault to target.',
   nodesNotFound: 'These nodes do not exist: {nodes}',

@@ -271,6 +271,21 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
       failed: 1,
       in_progress: 0,
     });
+
+    // "Any job that is not cancelled can be cancelled" (fleet-management §4): a finished one too,
+    // so it can be archived; its nodes' outcomes stay as they were.
+    const cancel = await call('PUT', '/v1/admin/otajob', { ota_job_id: jobId });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const cancelled = await job(jobId);
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.canceled_timestamp).toBeGreaterThan(0);
+    expect(cancelled.completed_count).toBe(3);
+    expect(cancelled.summary).toMatchObject({ success: 1, rejected: 1, failed: 1, cancelled: 0 });
+    const again = await call('PUT', '/v1/admin/otajob', { ota_job_id: jobId });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ description: SERVER_MESSAGES.jobAlreadyCancelled });
+    const archive = await call('PUT', '/v1/admin/otajob', { ota_job_id: jobId, archive: 'true' });
+    expect(archive.json()).toMatchObject({ description: MESSAGES.jobArchived });
   });
 
   it('lists a node’s status history newest first in the order it was reported when the reports share a second', async () => {

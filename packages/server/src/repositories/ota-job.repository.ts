@@ -255,7 +255,7 @@ export async function countByStatus(
   return result;
 }
 
-/** Cancels an active job: no more offers; executions not yet running become cancelled. */
+/** Cancels a job not yet cancelled: no more offers; executions not yet running become cancelled. */
 export async function cancelJob(
   trx: Transaction<Database>,
   otaJobId: string,
@@ -265,7 +265,7 @@ export async function cancelJob(
     .updateTable('ota_jobs')
     .set({ status: 'cancelled', cancelled_timestamp: now })
     .where('ota_job_id', '=', otaJobId)
-    .where('status', '=', 'active')
+    .where('status', '!=', 'cancelled')
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
   await trx

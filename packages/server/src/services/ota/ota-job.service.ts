@@ -211,17 +211,20 @@ export class OtaJobService {
     return names;
   }
 
-  /** PUT admin/otajob without archive: cancel. New offers stop at once. */
+  /**
+   * PUT admin/otajob without archive: cancel. New offers stop at once. "Any job that is not
+   * cancelled can be cancelled" (fleet-management §4): a finished job too, which is how it leaves
+   * the active list (only a cancelled job can be archived); its nodes' outcomes stay as they are.
+   */
   async cancel(otaJobId: string): Promise<JobView> {
     const view = await this.get(otaJobId);
     if (view.job.status === 'cancelled')
       throw badRequest(SERVER_MESSAGES.jobAlreadyCancelled, ERROR_CODES.otaJobState);
-    if (view.job.status === 'finished')
-      throw badRequest(SERVER_MESSAGES.jobAlreadyFinished, ERROR_CODES.otaJobState);
     const cancelled = await this.db
       .transaction()
       .execute((trx) => cancelJob(trx, otaJobId, nowSeconds()));
-    if (!cancelled) throw badRequest(SERVER_MESSAGES.jobAlreadyFinished, ERROR_CODES.otaJobState);
+    // Another request cancelled it in between.
+    if (!cancelled) throw badRequest(SERVER_MESSAGES.jobAlreadyCancelled, ERROR_CODES.otaJobState);
     this.listener?.jobCancelled(otaJobId);
     return this.get(otaJobId);
   }

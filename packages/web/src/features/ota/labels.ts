@@ -78,7 +78,6 @@ export const OTA_LABELS = {
   cancelConfirm:
     'Cancel the job "{job}"? Nodes that have not finished updating will not receive the image.',
   cancelConfirmButton: 'Yes, Cancel Job',
-  cancelFinishedHint: 'This job has finished; there is nothing to cancel.',
   archiveTitle: 'Archive OTA job',
   archiveConfirm: 'Archive the job "{job}"? It moves to the archived jobs.',
   archiveConfirmButton: 'Yes, Archive',

@@ -1,5 +1,5 @@
 import type { OtaJob } from '@fleetdeck/contract';
-import { Anchor, Button, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Button, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { OTA_LABELS } from '../labels';
 import { formatListDate } from '../model/job-dates';
@@ -17,31 +17,17 @@ function ActionCell({
   job: OtaJob;
   onAction: (job: OtaJob, action: JobAction) => void;
 }) {
-  const action = jobRowAction(job.status);
-  if (action.kind === 'archive') {
+  if (jobRowAction(job.status) === 'archive') {
     return (
       <Button size="xs" variant="light" onClick={() => onAction(job, 'archive')}>
         {OTA_LABELS.archive}
       </Button>
     );
   }
-  const button = (
-    <Button
-      size="xs"
-      variant="light"
-      color="red"
-      disabled={action.disabled}
-      onClick={() => onAction(job, 'cancel')}
-    >
+  return (
+    <Button size="xs" variant="light" color="red" onClick={() => onAction(job, 'cancel')}>
       {OTA_LABELS.cancelJob}
     </Button>
-  );
-  if (!action.disabled) return button;
-  // A disabled button gets no pointer events; the wrapper carries the explanation.
-  return (
-    <Tooltip label={OTA_LABELS.cancelFinishedHint} withArrow>
-      <span style={{ display: 'inline-block' }}>{button}</span>
-    </Tooltip>
   );
 }
 

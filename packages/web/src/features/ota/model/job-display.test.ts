@@ -13,13 +13,14 @@ import { JOB_MODES } from './job-mode';
 
 describe('jobRowAction', () => {
   it('offers Archive for a cancelled job', () => {
-    expect(jobRowAction('cancelled')).toEqual({ kind: 'archive' });
+    expect(jobRowAction('cancelled')).toBe('archive');
+    expect(canCancelJob('cancelled')).toBe(false);
   });
 
-  it('offers Cancel Job for a running job and disables it once the job finished', () => {
-    expect(jobRowAction('active')).toEqual({ kind: 'cancel', disabled: false });
-    expect(jobRowAction('finished')).toEqual({ kind: 'cancel', disabled: true });
-    expect(canCancelJob('cancelled')).toBe(false);
+  it('offers Cancel Job for every job not cancelled, a finished one too (fleet-management §4)', () => {
+    expect(jobRowAction('active')).toBe('cancel');
+    expect(jobRowAction('finished')).toBe('cancel');
+    expect(canCancelJob('finished')).toBe(true);
   });
 });
 

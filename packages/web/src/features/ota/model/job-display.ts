@@ -34,17 +34,19 @@ export function jobStatusColor(status: OtaJobStatus): string {
   }
 }
 
-/** Any job that is neither cancelled nor finished can be cancelled (fleet-management §4). */
+/**
+ * "Any job that is not cancelled can be cancelled" (fleet-management §4): a finished one too,
+ * which is how it leaves the active list (only a cancelled job can be archived).
+ */
 export function canCancelJob(status: OtaJobStatus): boolean {
-  return status === 'active';
+  return status !== 'cancelled';
 }
 
-/** The Actions cell: Archive for a cancelled job, otherwise Cancel Job (disabled once finished). */
-export type JobRowAction = { kind: 'archive' } | { kind: 'cancel'; disabled: boolean };
+/** The Actions cell: Archive when the job is cancelled, otherwise Cancel Job. */
+export type JobRowAction = 'archive' | 'cancel';
 
 export function jobRowAction(status: OtaJobStatus): JobRowAction {
-  if (status === 'cancelled') return { kind: 'archive' };
-  return { kind: 'cancel', disabled: !canCancelJob(status) };
+  return canCancelJob(status) ? 'cancel' : 'archive';
 }
 
 /** How one node's OTA state reads; 'success' is 'Succeeded' on fault jobs (access §2). */
