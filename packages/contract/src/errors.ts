@@ -83,6 +83,7 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Failure texts of the server that the spec does not quote. */
 export const SERVER_MESSAGES = {
+  selectNodesForGroup: 'Select at least one node to add to or remove from the group.',
   internal: 'Internal server error',
   invalidRequestBody: 'Invalid request body',
   invalidQueryParam: 'Invalid query param',

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MESSAGES, type GroupList } from '@fleetdeck/contract';
+import { MESSAGES, SERVER_MESSAGES, type GroupList } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recountMembers } from '../src/repositories/group.repository.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
@@ -178,7 +178,20 @@ describe.each(DIALECTS)('device groups on %s', (dialect) => {
       operation: 'add',
       nodes: [],
     });
-    expect(none.json()).toMatchObject({ description: MESSAGES.selectGroupToAdd });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toMatchObject({ description: SERVER_MESSAGES.selectNodesForGroup });
+    // No group chosen: the spec's message (fleet-management §5 Add to group).
+    for (const query of ['', '?group_id=', '?group_id=%20']) {
+      const noGroup = await call('PUT', `/v1/admin/node_group${query}`, {
+        operation: 'add',
+        nodes: ['G002'],
+      });
+      expect(noGroup.statusCode, query).toBe(400);
+      expect(noGroup.json(), query).toMatchObject({
+        status: 'failure',
+        description: MESSAGES.selectGroupToAdd,
+      });
+    }
     const bad = await call('PUT', `/v1/admin/node_group?group_id=${groupId}`, {
       operation: 'move',
       nodes: ['G002'],

@@ -80,11 +80,23 @@ export const UpdateGroupBodySchema = z.object({
         error: 'Invalid operation specified.[Valid operation values are add/remove]',
       }),
     ),
-  nodes: z.array(NodeIdSchema).min(1, { error: MESSAGES.selectGroupToAdd }).max(1000),
+  nodes: z.array(NodeIdSchema).min(1, { error: SERVER_MESSAGES.selectNodesForGroup }).max(1000),
 });
 export type UpdateGroupBody = z.infer<typeof UpdateGroupBodySchema>;
 
 export const GroupIdQuerySchema = z.object({ group_id: GroupIdSchema });
+
+/**
+ * PUT /v1/admin/node_group query: the group the nodes go to. Without one, the spec's 'You will
+ * need to select a group to add nodes!' (fleet-management §5 Add to group).
+ */
+export const UpdateGroupQuerySchema = z.object({
+  group_id: z
+    .string({ error: MESSAGES.selectGroupToAdd })
+    .trim()
+    .min(1, { error: MESSAGES.selectGroupToAdd })
+    .pipe(GroupIdSchema),
+});
 
 /** GET /v1/admin/node_group query. */
 export const GroupListQuerySchema = z.object({

@@ -153,6 +153,7 @@ export const UserNodesQuerySchema = AdminNodesQuerySchema;
 export type UserNodesQuery = z.infer<typeof UserNodesQuerySchema>;
 export const UserNodesListSchema = z.object({
   nodes: z.array(z.string()),
+  node_info: z.array(NodeInfoSchema),
   node_details: z.array(NodeInfoSchema).optional(),
   total: z.number().int(),
   next_id: z.string().optional(),

@@ -9,6 +9,7 @@ import {
   MESSAGES,
   SuccessBodySchema,
   UpdateGroupBodySchema,
+  UpdateGroupQuerySchema,
   type NodeGroup,
 } from '@fleetdeck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -123,7 +124,7 @@ export const groupRoutes: FastifyPluginAsyncZod<GroupRoutesOptions> = async (
       schema: {
         tags: ['groups'],
         summary: 'Add nodes to or remove nodes from a group',
-        querystring: GroupIdQuerySchema,
+        querystring: UpdateGroupQuerySchema,
         body: UpdateGroupBodySchema,
         response: { 200: SuccessBodySchema },
       },

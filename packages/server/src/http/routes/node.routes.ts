@@ -122,9 +122,13 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
       async (request) => {
         const withDetails = request.query.node_details === 'true';
         const page = await nodes.listForUser(authOf(request).user.userId, request.query);
+        // node_info as the spec's GET /nodes answers (fleet-management §7), the same NodeInfo as
+        // the fleet list; node_details (with the documents) as RainMaker's user API has it.
+        const info = page.rows.map((row) => toNodeInfo(row, withDetails));
         return {
           nodes: page.rows.map((row) => row.node_id),
-          ...(withDetails ? { node_details: page.rows.map((row) => toNodeInfo(row, true)) } : {}),
+          node_info: info,
+          ...(withDetails ? { node_details: info } : {}),
           total: page.total,
           ...(page.nextId ? { next_id: page.nextId } : {}),
         };

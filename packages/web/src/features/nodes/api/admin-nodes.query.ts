@@ -67,7 +67,7 @@ export async function fetchAdminNodes(
   const own = checkContract(path, schemas.UserNodesListSchema, payload);
   return {
     nodes: own.nodes,
-    node_info: own.node_details ?? [],
+    node_info: own.node_info,
     total: own.total,
     ...(own.next_id ? { next_id: own.next_id } : {}),
   };
