@@ -43,6 +43,7 @@ import { RolloutEngine } from './services/ota/rollout-engine.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 import { registerNulGuard } from './http/nul-guard.js';
+import { registerSpecPathAliases } from './http/spec-path-aliases.js';
 import { UrlSigner } from './storage/signed-url.js';
 import type { Logger } from './logger.js';
 import {
@@ -372,6 +373,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Apple returns social sign-ins as a form POST from its own origin (no cookies ride along).
   registerCsrfGuard(app, [new URL(config.publicUrl).origin, DEFAULT_ISSUERS.SignInWithApple]);
+
+  registerSpecPathAliases(app);
 
   await app.register(systemRoutes, {
     config,

@@ -8,6 +8,7 @@ import {
   createTestServer,
   type TestServer,
 } from './helpers/test-server.js';
+import { SPEC_METHOD_ALIASES, SPEC_PATH_ALIASES } from '../src/http/spec-path-aliases.js';
 
 interface RouteCase {
   name: string;
@@ -582,6 +583,18 @@ const ROUTES: RouteCase[] = [
     permission: 'settings.deployment',
   },
 ];
+
+/** The spec's un-prefixed paths of admin calls answer exactly as the admin paths do. */
+function specPathCase(route: RouteCase): RouteCase[] {
+  const [path, query] = route.url.split('?') as [string, string | undefined];
+  const to =
+    SPEC_PATH_ALIASES[path] ??
+    SPEC_METHOD_ALIASES.find((entry) => entry.from === path && entry.methods.includes(route.method))
+      ?.to;
+  if (!to) return [];
+  return [{ ...route, name: `${route.name} (spec path)`, url: query ? `${to}?${query}` : to }];
+}
+ROUTES.push(...ROUTES.flatMap(specPathCase));
 
 const ROLES_UNDER_TEST: Role[] = [
   'super_admin',

@@ -10,7 +10,8 @@ import {
   generateStrongPassword,
 } from '../src/services/auth/bootstrap-admin.js';
 import { MARKER_COOKIES, NewPasswordSchema } from '@fleetdeck/contract';
-import { DIALECTS, createTestServer, type TestServer } from './helpers/test-server.js';
+import { SPEC_PATH_ALIASES } from '../src/http/spec-path-aliases.js';
+import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 describe.each(DIALECTS)('system routes on %s', (dialect) => {
   let server: TestServer;
@@ -75,6 +76,37 @@ describe.each(DIALECTS)('system routes on %s', (dialect) => {
       expect(Object.keys(doc.paths)).toContain(route);
     }
     expect(JSON.stringify(doc.paths['/v1/password']?.put?.requestBody)).toContain('newpassword');
+    // The spec's un-prefixed paths of admin calls are documented beside the admin paths.
+    for (const [admin, spec] of Object.entries(SPEC_PATH_ALIASES))
+      expect(Object.keys(doc.paths[spec] ?? {}).sort(), spec).toEqual(
+        Object.keys(doc.paths[admin] ?? {}).sort(),
+      );
+    expect(Object.keys(doc.paths['/v1/terms_policy'] ?? {}).sort()).toEqual([
+      'delete',
+      'get',
+      'put',
+    ]);
+  });
+
+  it('answers the spec’s un-prefixed paths as the admin paths', async () => {
+    const { accesstoken } = await apiLogin(server.app);
+    const get = (url: string) =>
+      server.app.inject({ method: 'GET', url, headers: { authorization: accesstoken } });
+    for (const [admin, spec] of [
+      [
+        '/v1/admin/message_template?template_type=INVITE_MESSAGE',
+        '/v1/message_template?template_type=INVITE_MESSAGE',
+      ],
+      ['/v1/admin/ses_verified_email', '/v1/ses_verified_email'],
+      [
+        '/v1/admin/dashboard/update?current_version=1.0.0',
+        '/v1/dashboard/update?current_version=1.0.0',
+      ],
+    ] as const) {
+      const [viaAdmin, viaSpec] = await Promise.all([get(admin), get(spec)]);
+      expect(viaSpec.statusCode, spec).toBe(200);
+      expect(viaSpec.json(), spec).toEqual(viaAdmin.json());
+    }
   });
 
   it('tells the login page the deployment mode', async () => {
