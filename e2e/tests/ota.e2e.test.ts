@@ -260,6 +260,13 @@ describe('firmware over the air to a simulated fleet', () => {
     );
     expect(await outcome(page, 'cancelled')).toBe(3);
     await screenshot(page, 'ota-job-cancelled');
+    // The OTA Jobs list says the same in its Completed Count column.
+    await page.goto('/home/ota-jobs/');
+    const row = page.locator(`tr[data-job-id="${job.ota_job_id}"]`);
+    await row.waitFor();
+    await expect
+      .poll(() => row.locator('td').nth(2).innerText())
+      .toBe('3 (3 cancelled, not updated)');
     await context.close();
   });
 

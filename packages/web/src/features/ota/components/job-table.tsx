@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { OTA_LABELS } from '../labels';
 import { formatListDate } from '../model/job-dates';
 import { cancelledAt, jobRowAction } from '../model/job-display';
+import { completedCountText } from '../model/job-progress';
 import type { JobModeConfig } from '../model/job-mode';
 import type { JobAction } from './job-action-modal';
 import { JobStatusBadge } from './job-status-badge';
@@ -118,7 +119,7 @@ export function JobTable({
                 ta="right"
                 style={{ fontVariantNumeric: 'tabular-nums' }}
               >
-                {job.completed_count}
+                {completedCountText(job.completed_count, job.summary)}
               </Table.Td>
               <Table.Td data-label={OTA_LABELS.columnStatus}>
                 <JobStatusBadge status={job.status} />
