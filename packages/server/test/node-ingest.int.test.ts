@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NodeInfo } from '@fleetdeck/contract';
+import type { NodeInfo, UserNodesList } from '@fleetdeck/contract';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
@@ -411,16 +411,18 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
     });
     expect(mine.json()).toMatchObject({ nodes: ['A5'], total: 1 });
     // The spec's GET /nodes answer (node_info, total, next_id), with RainMaker's node_details.
-    expect(mine.json().node_info).toEqual([expect.objectContaining({ node_id: 'A5' })]);
-    expect(mine.json().node_details).toEqual(mine.json().node_info);
+    const withDetails = mine.json<UserNodesList>();
+    expect(withDetails.node_info.map((n) => n.node_id)).toEqual(['A5']);
+    expect(withDetails.node_details).toEqual(withDetails.node_info);
     const plain = await server.app.inject({
       method: 'GET',
       url: '/v1/nodes',
       headers: { authorization: userToken },
     });
-    expect(plain.json()).toMatchObject({ nodes: ['A5'], total: 1 });
-    expect(plain.json().node_info.map((n: { node_id: string }) => n.node_id)).toEqual(['A5']);
-    expect(plain.json()).not.toHaveProperty('node_details');
+    const plainList = plain.json<UserNodesList>();
+    expect(plainList).toMatchObject({ nodes: ['A5'], total: 1 });
+    expect(plainList.node_info.map((n) => n.node_id)).toEqual(['A5']);
+    expect(plainList).not.toHaveProperty('node_details');
     expect((await info('A5')).is_claimed).toBe(true);
     // The same filters as the fleet list apply to one's own nodes.
     const ownFiltered = async (query: string) =>

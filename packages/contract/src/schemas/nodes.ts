@@ -158,6 +158,7 @@ export const UserNodesListSchema = z.object({
   total: z.number().int(),
   next_id: z.string().optional(),
 });
+export type UserNodesList = z.infer<typeof UserNodesListSchema>;
 
 /** PUT /v1/user/nodes/mapping body (secret-key flow). */
 export const UserNodeMappingBodySchema = z.object({
