@@ -64,7 +64,11 @@ function DocumentBody({ document, title }: { document: PublicTermsDocument; titl
       w="100%"
       h="min(68dvh, 720px)"
       mih={320}
-      style={{ border: 0, display: 'block' }}
+      style={{
+        border: '1px solid var(--mantine-color-gray-3)',
+        borderRadius: 'var(--mantine-radius-md)',
+        display: 'block',
+      }}
     />
   );
 }
@@ -133,7 +137,13 @@ export function PolicyPage({ file }: { file: TermsFile }) {
         {published !== null && (
           <Group justify="space-between" gap="sm">
             <BackToLogin />
-            <Group gap="lg">
+            <Group
+              gap={0}
+              style={{
+                columnGap: 'var(--mantine-spacing-lg)',
+                rowGap: 'var(--mantine-spacing-xs)',
+              }}
+            >
               <Anchor component={Link} to={other.path} size="sm">
                 {other.title}
               </Anchor>

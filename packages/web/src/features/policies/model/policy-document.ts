@@ -13,7 +13,7 @@ export function textParagraphs(content: string): string[] {
 
 const FRAME_STYLE = [
   'html{color-scheme:light}',
-  'body{margin:0;padding:4px 2px 16px;font:15px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#212529;overflow-wrap:anywhere}',
+  'body{margin:0;padding:12px 16px 20px;font:15px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#212529;overflow-wrap:anywhere}',
   'h1,h2,h3,h4{line-height:1.3;margin:1.2em 0 .5em}',
   'h1:first-child,h2:first-child,h3:first-child,p:first-child{margin-top:0}',
   'a{color:#1971c2}',
