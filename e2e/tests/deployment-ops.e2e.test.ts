@@ -129,6 +129,8 @@ describe('Deployment Settings: operations tabs', () => {
     const visitor = await newContext(browser, server.url);
     const login = await visitor.newPage();
     await login.goto('/login');
+    // The live page, not the inert static shell (whose links are hidden from the accessibility tree).
+    await login.getByRole('button', { name: 'Sign in' }).waitFor();
     const links = login.getByTestId('policy-links');
     await expect(login.getByRole('link', { name: 'Privacy Policy' }).count()).resolves.toBe(1);
     await expect(login.getByRole('link', { name: 'Terms of Service' }).count()).resolves.toBe(1);
