@@ -117,7 +117,7 @@ describe('Deployment Settings: operations tabs', () => {
     await shot('upgrade-apis');
   });
 
-  it('edits the Privacy Policy, links it from the sign-in page, and deletes it; the Terms of Use too', async () => {
+  it('edits the Privacy Policy, shows it on the page the sign-in page links to, and deletes it; the Terms of Use too', async () => {
     await openTab('privacy-terms', 'Privacy Policy and Terms');
     const privacy = page.getByTestId('terms-privacy_policy');
     const terms = page.getByTestId('terms-terms_of_use');
@@ -125,10 +125,28 @@ describe('Deployment Settings: operations tabs', () => {
     expect(await terms.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
     await shot('privacy-terms-empty');
 
+    // Before anything is published the sign-in page's links lead to a friendly notice.
+    const visitor = await newContext(browser, server.url);
+    const login = await visitor.newPage();
+    await login.goto('/login');
+    // The live page, not the inert static shell (whose links are hidden from the accessibility tree).
+    await login.getByRole('button', { name: 'Sign in' }).waitFor();
+    const links = login.getByTestId('policy-links');
+    await expect(login.getByRole('link', { name: 'Privacy Policy' }).count()).resolves.toBe(1);
+    await expect(login.getByRole('link', { name: 'Terms of Service' }).count()).resolves.toBe(1);
+    await links.getByRole('link', { name: 'Terms of Service' }).click();
+    await login.waitForURL(/\/terms-of-service$/);
+    await login.getByTestId('policy-not-published').waitFor();
+    await login.getByText('No Terms of Service has been published yet').waitFor();
+    await login.getByRole('link', { name: 'Back to Login' }).click();
+    await login.waitForURL(/\/login$/);
+
     await privacy.getByRole('button', { name: 'Add' }).click();
     await privacy
       .getByLabel('Privacy Policy (HTML or plain text)')
-      .fill('<h1>Privacy</h1><p>We keep what the appliances need.</p>');
+      .fill(
+        '<h1>Privacy</h1><p>We keep what the appliances need.</p><script>parent.document.title="owned"</script>',
+      );
     await shot('privacy-terms-edit');
     await privacy.getByRole('button', { name: 'Save' }).click();
     await toast('Privacy Policy updated successfully').waitFor();
@@ -136,15 +154,16 @@ describe('Deployment Settings: operations tabs', () => {
     expect(await privacy.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(false);
     await shot('privacy-terms-saved');
 
-    // A visitor sees the link on the sign-in page (and no Terms of Use link, there is none).
-    const visitor = await newContext(browser, server.url);
-    const login = await visitor.newPage();
-    await login.goto('/login');
-    const link = login.getByTestId('policy-links').getByRole('link', { name: 'Privacy Policy' });
-    await link.waitFor();
-    expect(await link.getAttribute('href')).toMatch(/\/v1\/terms_policy\/privacy_policy\?v=\d+$/);
-    expect(await login.getByRole('link', { name: 'Terms of Use' }).count()).toBe(0);
-    await login.screenshot({ path: path.join(SHOTS, 'login-policy-link.png'), fullPage: true });
+    // A visitor follows the sign-in page's one Privacy Policy link to the published document,
+    // shown in a sandbox where its script never runs, with a link to the public file.
+    await links.getByRole('link', { name: 'Privacy Policy' }).click();
+    await login.waitForURL(/\/privacy-policy$/);
+    const frame = login.frameLocator('iframe[data-testid="policy-document"]');
+    await frame.getByText('We keep what the appliances need.').waitFor();
+    expect(await login.title()).toBe('Privacy Policy · Fleetdeck');
+    const file = login.getByRole('link', { name: 'Open as a separate page' });
+    expect(await file.getAttribute('href')).toMatch(/\/v1\/terms_policy\/privacy_policy\?v=\d+$/);
+    await login.screenshot({ path: path.join(SHOTS, 'privacy-policy-page.png'), fullPage: true });
     const served = await fetch(`${server.url}/v1/terms_policy/privacy_policy`);
     expect(served.headers.get('content-security-policy')).toContain('sandbox');
     await visitor.close();

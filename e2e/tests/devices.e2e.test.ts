@@ -230,15 +230,41 @@ describe('Devices list', () => {
     await expect(isDisabled(addToGroup)).resolves.toBe(true);
   });
 
-  it('links device ids to diagnostics only when the Diag cookie is true', async () => {
+  it('links device ids to diagnostics with the diagnostics option on (the default), no Diag cookie needed', async () => {
     await page.goto('/home/nodes');
     await waitForRows(NODES.slice(0, 10).map((node) => node.node_id));
-    await expect(table().getByRole('link').count()).resolves.toBe(0);
-
-    await context.addCookies([{ name: 'Diag', value: 'true', url: server.url }]);
-    await page.reload();
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('Diag');
     const link = table().getByRole('link', { name: 'fd-node-001', exact: true });
     await expect(link.getAttribute('href')).resolves.toBe('/home/diagnostics/report/fd-node-001');
+    await expect(table().getByRole('link').count()).resolves.toBe(10);
+  });
+
+  it('links device ids to diagnostics with the option off only when the Diag cookie is true', async () => {
+    const off = await startServer({ DIAGNOSTICS_LINKS: 'off' });
+    const offContext = await newContext(browser, off.url);
+    try {
+      const token = await apiToken(off.url);
+      const registered = await fetch(`${off.url}/v1/admin/node_ids`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: token },
+        body: JSON.stringify({ nodes: NODES.slice(0, 3) }),
+      });
+      expect(registered.ok, await registered.text()).toBe(true);
+      const offPage = await offContext.newPage();
+      await signIn(offPage);
+      await offPage.goto('/home/nodes');
+      const offTable = offPage.getByTestId('node-table');
+      await offTable.locator('tr[data-node-id="fd-node-001"]').waitFor();
+      await expect(offTable.getByRole('link').count()).resolves.toBe(0);
+
+      await offContext.addCookies([{ name: 'Diag', value: 'true', url: off.url }]);
+      await offPage.reload();
+      const link = offTable.getByRole('link', { name: 'fd-node-001', exact: true });
+      await expect(link.getAttribute('href')).resolves.toBe('/home/diagnostics/report/fd-node-001');
+    } finally {
+      await offContext.close();
+      await off.stop();
+    }
   });
 
   it('turns a status dot green within a second of a node.connectivity event, without refetching', async () => {

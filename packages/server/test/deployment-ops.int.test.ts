@@ -193,6 +193,47 @@ describe.each(DIALECTS)('deployment operations settings on %s', (dialect) => {
     });
   });
 
+  it('answers the public policy pages with the published document, or null when there is none', async () => {
+    const publicDocument = async (file: string) => {
+      const response = await call('GET', `/v1/terms_policy?file=${file}`, undefined, null);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ document?: unknown; terms_of_use_file_url: string | null }>();
+    };
+    await call('DELETE', '/v1/admin/terms_policy?file=privacy_policy');
+    await call('DELETE', '/v1/admin/terms_policy?file=terms_of_use');
+    expect(await publicDocument('terms_of_use')).toEqual({
+      privacy_policy_file_url: null,
+      terms_of_use_file_url: null,
+      document: null,
+    });
+    // Without ?file= the answer stays the links alone.
+    expect(
+      (await call('GET', '/v1/terms_policy', undefined, null)).json<object>(),
+    ).not.toHaveProperty('document');
+
+    const html = '<h2>Privacy</h2><p>We keep little.</p>';
+    await call('PUT', '/v1/admin/terms_policy', { privacy_policy: html, terms_of_use: 'Be kind.' });
+    const privacy = await publicDocument('privacy_policy');
+    expect(privacy.document).toEqual({
+      file: 'privacy_policy',
+      content: html,
+      file_url: expect.stringMatching(
+        /^http:\/\/fleetdeck\.test\/v1\/terms_policy\/privacy_policy\?v=\d+$/,
+      ) as string,
+      format: 'html',
+    });
+    const terms = await publicDocument('terms_of_use');
+    expect(terms.document).toMatchObject({
+      file: 'terms_of_use',
+      content: 'Be kind.',
+      format: 'text',
+    });
+    expect(terms.terms_of_use_file_url).toContain('/v1/terms_policy/terms_of_use?v=');
+    expect((await call('GET', '/v1/terms_policy?file=cookies', undefined, null)).statusCode).toBe(
+      400,
+    );
+  });
+
   it('accepts a PEM licence, reads its certificate, and refuses what is not PEM', async () => {
     expect((await call('GET', '/v1/admin/license_file')).json()).toEqual({
       status: 'success',

@@ -416,9 +416,9 @@ describe.each(DIALECTS)('faults on %s', (dialect) => {
           expect([...body.by_model].sort(byValue)).toEqual(
             countBy(affected, (n) => n.model).sort(byValue),
           );
-          // Cities are stored as the node list's city filter keys (lower case).
+          // Cities as the tags and the spec's region list spell them, not the lower-case keys.
           expect([...body.by_city].sort(byValue)).toEqual(
-            countBy(affected, (n) => n.city.toLowerCase()).sort(byValue),
+            countBy(affected, (n) => n.city).sort(byValue),
           );
         }
       }
@@ -497,6 +497,73 @@ describe.each(DIALECTS)('faults on %s', (dialect) => {
       const none = await call('GET', '/v1/admin/faults/history?search=ZZZ');
       expect(none.statusCode).toBe(404);
       expect(none.json()).toMatchObject({ status: 'failure', description: MESSAGES.nodesNotFound });
+    });
+
+    it('shows cities as the spec and the tags spell them, grouping spellings case-insensitively', async () => {
+      const spelled: Array<[string, string]> = [
+        ['CITY1', 'kolkata'],
+        ['CITY2', 'KOLKATA'],
+        ['CITY3', 'Kolkata'],
+        ['CITY4', 'Navi Mumbai'],
+        ['CITY5', 'Navi Mumbai'],
+        ['CITY6', 'BANGLORE'],
+      ];
+      const nodes: FleetNode[] = spelled.map(([node_id, city]) => ({
+        node_id,
+        type: 'Air Conditioner',
+        model: 'CASE',
+        fw_version: '9',
+        city,
+      }));
+      const registered = await server.app.inject({
+        method: 'POST',
+        url: '/v1/admin/node_ids',
+        headers: { authorization: token },
+        payload: {
+          nodes: nodes.map((node) => ({
+            node_id: node.node_id,
+            type: node.type,
+            model: node.model,
+            fw_version: node.fw_version,
+            tags: [`location:${node.city}`],
+          })),
+        },
+      });
+      expect(registered.statusCode, registered.body).toBe(200);
+      // The key column stays lower case: the node list's city filter matches any spelling.
+      const keys = await server.database.db
+        .selectFrom('nodes')
+        .select('city')
+        .where('node_id', '=', 'CITY2')
+        .executeTakeFirstOrThrow();
+      expect(keys.city).toBe('kolkata');
+      for (const node of nodes) sendFault(node, 97);
+      await server.services.ingest.flush();
+
+      const breakdown = await call(
+        'GET',
+        '/v1/admin/faults/breakdown?type=Air+Conditioner&code=97',
+      );
+      expect(breakdown.statusCode, breakdown.body).toBe(200);
+      expect(breakdown.json<FaultBreakdown>().by_city).toEqual([
+        { value: 'Kolkata', count: 3 },
+        { value: 'Navi Mumbai', count: 2 },
+        { value: 'banglore', count: 1 },
+      ]);
+
+      const history = await call('GET', '/v1/admin/faults/history?search=CITY&num_records=25');
+      expect(history.statusCode, history.body).toBe(200);
+      expect(history.json<FaultHistory>().nodes.map((node) => [node.node_id, node.city])).toEqual([
+        ['CITY1', 'Kolkata'],
+        ['CITY2', 'Kolkata'],
+        ['CITY3', 'Kolkata'],
+        ['CITY4', 'Navi Mumbai'],
+        ['CITY5', 'Navi Mumbai'],
+        ['CITY6', 'banglore'],
+      ]);
+      // A node without a location shows none.
+      const hist1 = await call('GET', '/v1/admin/faults/history?search=HIST1');
+      expect(hist1.json<FaultHistory>().nodes[0]?.city).toBe('');
     });
   });
 });

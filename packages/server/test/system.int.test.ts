@@ -118,6 +118,35 @@ describe.each(DIALECTS)('system routes on %s', (dialect) => {
     });
   });
 
+  it('reports the diagnostics option on by default, and off when DIAGNOSTICS_LINKS is off', async () => {
+    const info = async (app: TestServer['app']) =>
+      (await app.inject({ method: 'GET', url: '/v1/deployment_info' })).json<{
+        diagnostics_links: boolean;
+      }>();
+    expect((await info(server.app)).diagnostics_links).toBe(true);
+    const { buildApp } = await import('../src/app.js');
+    const { createLogger } = await import('../src/logger.js');
+    const { parseConfig } = await import('../src/config/env.js');
+    const off = await buildApp({
+      config: {
+        ...server.config,
+        diagnosticsLinks: parseConfig({ DIAGNOSTICS_LINKS: 'off' }).diagnosticsLinks,
+      },
+      database: server.database,
+      services: server.services,
+      logger: createLogger('silent'),
+    });
+    try {
+      expect((await info(off)).diagnostics_links).toBe(false);
+    } finally {
+      await off.close();
+    }
+    const doc = (await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json<{
+      paths: Record<string, { get?: unknown }>;
+    }>();
+    expect(JSON.stringify(doc.paths['/v1/deployment_info']?.get)).toContain('diagnostics_links');
+  });
+
   it('answers unknown API routes with the failure body and sets security headers', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/v1/does-not-exist' });
     expect(response.statusCode).toBe(404);

@@ -204,6 +204,11 @@ export const DeploymentInfoSchema = z.object({
   deployment_mode: z.enum(DEPLOYMENT_MODES),
   sign_up_enabled: z.boolean(),
   social_providers: z.array(z.enum(['GitHub', 'Google', 'SignInWithApple'])),
+  /**
+   * The diagnostics option (access §2 Diagnostics, §6): device ids link to their diagnostics
+   * report when it is on (the server's DIAGNOSTICS_LINKS) or the Diag cookie is 'true'.
+   */
+  diagnostics_links: z.boolean(),
   version: z.string(),
 });
 export type DeploymentInfo = z.infer<typeof DeploymentInfoSchema>;

@@ -94,10 +94,32 @@ export type TermsPolicy = z.infer<typeof TermsPolicySchema>;
 export const TermsPolicyQuerySchema = z.object({ file: TermsFileSchema.optional() });
 export const TermsPolicyDeleteQuerySchema = z.object({ file: TermsFileSchema });
 
-/** `GET /v1/terms_policy` (public): the links the login page shows, null when none is stored. */
+/** How a stored document is served and shown: HTML (it has a tag) or plain text. */
+export const TERMS_FORMATS = ['html', 'text'] as const;
+export type TermsFormat = (typeof TERMS_FORMATS)[number];
+
+/** One published document as the public pages show it. */
+export const PublicTermsDocumentSchema = z.object({
+  file: TermsFileSchema,
+  content: z.string(),
+  /** The sandboxed public file (`GET /v1/terms_policy/<file>`). */
+  file_url: z.string(),
+  format: z.enum(TERMS_FORMATS),
+});
+export type PublicTermsDocument = z.infer<typeof PublicTermsDocumentSchema>;
+
+/** `GET /v1/terms_policy[?file=]` (public): `file` asks for that document's content too. */
+export const TermsPublicQuerySchema = z.object({ file: TermsFileSchema.optional() });
+export type TermsPublicQuery = z.infer<typeof TermsPublicQuerySchema>;
+
+/**
+ * `GET /v1/terms_policy` (public): the links to the stored documents (null when none), and, when
+ * `?file=` asked for one, that document (null when it has not been published).
+ */
 export const TermsLinksSchema = z.object({
   privacy_policy_file_url: z.string().nullable(),
   terms_of_use_file_url: z.string().nullable(),
+  document: PublicTermsDocumentSchema.nullable().optional(),
 });
 export type TermsLinks = z.infer<typeof TermsLinksSchema>;
 
@@ -177,7 +199,7 @@ export const WEB_BUILD_VERSION_FILE = 'version.json';
 export const SETTINGS_PATHS = {
   updateApigateway: '/v1/admin/update_apigateway',
   termsPolicy: '/v1/admin/terms_policy',
-  /** Public: the login page's links; `/<file>` serves a document. */
+  /** Public: the links and, with `?file=`, a document's content; `/<file>` serves the file. */
   termsLinks: '/v1/terms_policy',
   licenseFile: '/v1/admin/license_file',
   dashboardUpdate: '/v1/admin/dashboard/update',

@@ -50,6 +50,16 @@ describe('parseConfig', () => {
     });
   });
 
+  it('turns the diagnostics links on unless DIAGNOSTICS_LINKS says off or false', () => {
+    expect(parseConfig({}).diagnosticsLinks).toBe(true);
+    expect(parseConfig({ DIAGNOSTICS_LINKS: '' }).diagnosticsLinks).toBe(true);
+    for (const on of ['on', 'true', 'ON', ' True '])
+      expect(parseConfig({ DIAGNOSTICS_LINKS: on }).diagnosticsLinks, on).toBe(true);
+    for (const off of ['off', 'false', 'OFF', 'False'])
+      expect(parseConfig({ DIAGNOSTICS_LINKS: off }).diagnosticsLinks, off).toBe(false);
+    expect(() => parseConfig({ DIAGNOSTICS_LINKS: 'maybe' })).toThrow(/DIAGNOSTICS_LINKS/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(parseConfig({ DATABASE_URL: '', MQTT_URL: ' ' })).toMatchObject({
       databaseUrl: undefined,

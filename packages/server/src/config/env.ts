@@ -51,6 +51,16 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: optionalText,
   OTA_IMAGE_MAX_MB: z.coerce.number().int().min(1).max(2048).default(32),
   DIAG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // On unless turned off: nodes send diagnostics reports, so the links have something to show.
+  DIAGNOSTICS_LINKS: optionalText
+    .pipe(
+      z
+        .string()
+        .toLowerCase()
+        .pipe(z.enum(['on', 'off', 'true', 'false'], { error: 'must be on, off, true or false' }))
+        .optional(),
+    )
+    .transform((value) => value !== 'off' && value !== 'false'),
   USER_POOL: z.enum(['email_mobile', 'email']).default('email_mobile'),
   REGION: z
     .string()
@@ -150,6 +160,11 @@ export interface AppConfig {
   otaImageMaxBytes: number;
   /** Days diagnostics (logs, metric points, variable values) are kept. */
   diagnosticsRetentionDays: number;
+  /**
+   * The diagnostics option (access §2, §6): whether the dashboard links device ids to their
+   * diagnostics report for everyone (a browser's Diag cookie 'true' turns the links on for it alone).
+   */
+  diagnosticsLinks: boolean;
   /** The user pool sign-ins use: its identity providers, app client and domain (ADR 12). */
   userPool: 'email_mobile' | 'email';
   /** A label for where this deployment runs, shown in Deployment Details. */
@@ -216,6 +231,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustProxy: e.TRUST_PROXY,
     otaImageMaxBytes: e.OTA_IMAGE_MAX_MB * 1024 * 1024,
     diagnosticsRetentionDays: e.DIAG_RETENTION_DAYS,
+    diagnosticsLinks: e.DIAGNOSTICS_LINKS,
     userPool: e.USER_POOL,
     region: e.REGION,
     mail: {

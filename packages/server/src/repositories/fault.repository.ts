@@ -244,11 +244,11 @@ export async function listFaultNodes(
   };
 }
 
-/** Faulty nodes counted by one column of `nodes` (null as ''), largest bucket first. */
+/** Faulty nodes counted by one column of `nodes`, largest bucket first. */
 export async function countFaultNodesBy(
   db: Db,
   filter: FaultNodeFilter,
-  column: 'fw_version' | 'model' | 'city',
+  column: 'fw_version' | 'model',
 ): Promise<Array<{ value: string; count: number }>> {
   const rows = await faultNodesBase(db, filter)
     .select((eb) => [
@@ -264,6 +264,36 @@ export async function countFaultNodesBy(
   }
   return [...buckets]
     .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}
+
+/**
+ * Faulty nodes counted by city key (null as ''), largest bucket first, each with the tags of one
+ * of its nodes (the smallest tag list) so the service can show the city as the tags spell it.
+ */
+export async function countFaultNodesByCity(
+  db: Db,
+  filter: FaultNodeFilter,
+): Promise<Array<{ value: string; count: number; sampleTags: string | null }>> {
+  const rows = await faultNodesBase(db, filter)
+    .select((eb) => [
+      'nodes.city as value',
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.min('nodes.tags').as('sample_tags'),
+    ])
+    .groupBy('nodes.city')
+    .execute();
+  const buckets = new Map<string, { count: number; sampleTags: string | null }>();
+  for (const row of rows) {
+    const value = row.value ?? '';
+    const bucket = buckets.get(value);
+    buckets.set(value, {
+      count: (bucket?.count ?? 0) + Number(row.n),
+      sampleTags: bucket?.sampleTags ?? row.sample_tags,
+    });
+  }
+  return [...buckets]
+    .map(([value, bucket]) => ({ value, ...bucket }))
     .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }
 
@@ -309,12 +339,19 @@ export async function nodeFacts(
   db: Db,
   nodeIds: readonly string[],
 ): Promise<
-  Array<{ node_id: string; type: string; model: string; fw_version: string; city: string | null }>
+  Array<{
+    node_id: string;
+    type: string;
+    model: string;
+    fw_version: string;
+    city: string | null;
+    tags: string;
+  }>
 > {
   if (nodeIds.length === 0) return [];
   return db
     .selectFrom('nodes')
-    .select(['node_id', 'type', 'model', 'fw_version', 'city'])
+    .select(['node_id', 'type', 'model', 'fw_version', 'city', 'tags'])
     .where('node_id', 'in', [...nodeIds])
     .execute();
 }

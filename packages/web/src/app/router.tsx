@@ -71,6 +71,20 @@ export function createAppRouter() {
           }),
         },
         {
+          path: 'privacy-policy',
+          lazy: async () => ({
+            Component: (await import('../features/policies/routes/policy.route'))
+              .PrivacyPolicyRoute,
+          }),
+        },
+        {
+          path: 'terms-of-service',
+          lazy: async () => ({
+            Component: (await import('../features/policies/routes/policy.route'))
+              .TermsOfServiceRoute,
+          }),
+        },
+        {
           path: 'home',
           lazy: async () => ({
             Component: (await import('./layout/home.layout')).HomeLayout,

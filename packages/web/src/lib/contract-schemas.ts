@@ -17,6 +17,8 @@ export {
   SuccessBodySchema,
   UserNodesListSchema,
 } from '@fleetdeck/contract';
+/** The public policy pages (features/policies). */
+export { TermsLinksSchema } from '@fleetdeck/contract';
 /** The OTA job screens (features/ota). */
 export {
   JobListSchema,

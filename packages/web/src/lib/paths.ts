@@ -25,7 +25,7 @@ export function isSignedInPath(pathname: string): boolean {
   return lower === HOME_PATH || lower.startsWith(`${HOME_PATH}/`);
 }
 
-/** The per-device diagnostics report (access §2), linked from device ids when Diag is on. */
+/** The per-device diagnostics report (access §2), linked from device ids when the diagnostics links are on. */
 export function diagnosticsReportPath(nodeId: string): string {
   return `/home/diagnostics/report/${encodeURIComponent(nodeId)}`;
 }

@@ -91,6 +91,7 @@ function renderLogin(mode: DeploymentMode): string {
     deployment_mode: mode,
     sign_up_enabled: mode === 'standard',
     social_providers: [],
+    diagnostics_links: true,
     version: '',
   };
   queryClient.setQueryData(authKeys.deploymentInfo(), info);

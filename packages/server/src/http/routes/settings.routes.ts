@@ -14,6 +14,7 @@ import {
   TermsPolicyPutResponseSchema,
   TermsPolicyQuerySchema,
   TermsPolicySchema,
+  TermsPublicQuerySchema,
   UpgradeApisResponseSchema,
   formatMessage,
 } from '@fleetdeck/contract';
@@ -120,12 +121,14 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsRoutesOptions> = asyn
     {
       schema: {
         tags: ['settings'],
-        summary: 'Public: the links to the Privacy Policy and Terms of Use (null when none)',
+        summary:
+          'Public: the links to the Privacy Policy and Terms of Use (null when none); with ?file=, that document too',
         security: [],
+        querystring: TermsPublicQuerySchema,
         response: { 200: TermsLinksSchema },
       },
     },
-    async () => terms.links(),
+    async (request) => terms.links(request.query.file),
   );
 
   app.get(

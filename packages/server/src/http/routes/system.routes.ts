@@ -71,6 +71,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
       deployment_mode: config.deploymentMode,
       sign_up_enabled: config.deploymentMode === 'standard',
       social_providers: socialProviders ? await socialProviders() : [],
+      diagnostics_links: config.diagnosticsLinks,
       version,
     }),
   );

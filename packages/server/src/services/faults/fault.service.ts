@@ -31,6 +31,7 @@ import { badRequest, notFound } from '../../errors.js';
 import {
   countByValue,
   countFaultNodesBy,
+  countFaultNodesByCity,
   currentFaultsOf,
   deleteCustomData,
   findCustomData,
@@ -43,6 +44,7 @@ import {
   saveCustomData,
   type FaultNodeFilter,
 } from '../../repositories/fault.repository.js';
+import { cityLabel, locationOf, parseStoredTags } from '../nodes/node-tags.js';
 
 /** The largest JSON document one common_custom_data name may hold (RainMaker: 300 KB). */
 export const CUSTOM_DATA_MAX_BYTES = 300 * 1024;
@@ -227,13 +229,17 @@ export class FaultService {
     const [byFw, byModel, byCity] = await Promise.all([
       countFaultNodesBy(this.db, filter, 'fw_version'),
       countFaultNodesBy(this.db, filter, 'model'),
-      countFaultNodesBy(this.db, filter, 'city'),
+      countFaultNodesByCity(this.db, filter),
     ]);
     return {
       total: byFw.reduce((sum, bucket) => sum + bucket.count, 0),
       by_fw_version: byFw,
       by_model: byModel,
-      by_city: byCity,
+      // Grouped by the lower-case key, shown as the spec's region list or the tags spell it.
+      by_city: byCity.map((bucket) => ({
+        value: cityLabel(bucket.value, locationOf(parseStoredTags(bucket.sampleTags))),
+        count: bucket.count,
+      })),
     };
   }
 
@@ -274,7 +280,7 @@ export class FaultService {
         type,
         model: fact?.model ?? '',
         fw_version: fact?.fw_version ?? '',
-        city: fact?.city ?? '',
+        city: fact ? cityLabel(fact.city, locationOf(parseStoredTags(fact.tags))) : '',
         current: now
           ? {
               err_code: now.value,

@@ -102,15 +102,31 @@ export class TermsService {
     await this.store.delete(blobKeyOf(file));
   }
 
-  /** The links the login page shows. */
-  async links(): Promise<TermsLinks> {
-    const [privacy, terms] = await Promise.all([
+  /**
+   * The public answer: links to both documents and, when `file` is given, that document for the
+   * /privacy-policy and /terms-of-service pages (null when it has not been published).
+   */
+  async links(file?: TermsFile): Promise<TermsLinks> {
+    const [privacy, terms, stored] = await Promise.all([
       this.urlOf('privacy_policy'),
       this.urlOf('terms_of_use'),
+      file === undefined ? undefined : this.read(file),
     ]);
-    return {
+    const links: TermsLinks = {
       privacy_policy_file_url: privacy || null,
       terms_of_use_file_url: terms || null,
+    };
+    if (file === undefined) return links;
+    return {
+      ...links,
+      document: stored
+        ? {
+            file,
+            content: stored.content,
+            file_url: (file === 'privacy_policy' ? privacy : terms) || '',
+            format: looksLikeHtml(stored.content) ? 'html' : 'text',
+          }
+        : null,
     };
   }
 }

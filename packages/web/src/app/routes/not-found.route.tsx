@@ -1,9 +1,6 @@
 import { PublicNotFound } from '../../components/public-not-found';
 
-/**
- * Every path outside /home without a screen: /forgot-password, /set-new-password,
- * /verification, /mfa-verification, /socialauth, /privacy-policy, /terms-of-service, typos.
- */
+/** Every path outside /home without a screen: typos and old links. */
 export function NotFoundRoute() {
   return <PublicNotFound />;
 }

@@ -20,6 +20,7 @@ import {
   TERMS_OF_SERVICE_PATH,
   UNAUTHORISED_PATH,
 } from '../../../lib/paths';
+import { POLICY_LABELS } from '../../policies/labels';
 import { isCustomerMode, useDeploymentInfo } from '../api/deployment-info.query';
 import { useSignIn } from '../api/login.mutation';
 import { SocialSignIn } from './social-sign-in';
@@ -163,12 +164,12 @@ export function LoginForm() {
         </Text>
       )}
 
-      <Group justify="center" gap="lg">
+      <Group justify="center" gap="lg" data-testid="policy-links">
         <Anchor component={Link} to={PRIVACY_POLICY_PATH} size="xs" c="dimmed">
-          Privacy Policy
+          {POLICY_LABELS.privacyPolicy}
         </Anchor>
         <Anchor component={Link} to={TERMS_OF_SERVICE_PATH} size="xs" c="dimmed">
-          Terms of Service
+          {POLICY_LABELS.termsOfService}
         </Anchor>
       </Group>
     </Stack>

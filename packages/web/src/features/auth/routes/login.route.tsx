@@ -7,7 +7,6 @@ import { HOME_PATH } from '../../../lib/paths';
 import { hasStoredSession } from '../../../lib/session';
 import { useCurrentUser } from '../api/current-user.query';
 import { LoginForm } from '../components/login-form';
-import { PolicyLinks } from '../../deployment-settings/tabs/privacy-terms/policy-links';
 import { returnPathAfterLogin } from '../return-path';
 
 /**
@@ -30,7 +29,6 @@ export function LoginRoute() {
   return (
     <PublicPage>
       <LoginForm />
-      <PolicyLinks />
     </PublicPage>
   );
 }

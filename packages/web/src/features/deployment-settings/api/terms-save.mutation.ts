@@ -4,8 +4,9 @@ import {
   TermsPolicyPutResponseSchema,
   type TermsFile,
 } from '@fleetdeck/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
+import { policyKeys } from '../../policies/api/policy.keys';
 import { termsKeys } from './terms.keys';
 
 /** PUT /v1/admin/terms_policy with one document. */
@@ -23,12 +24,20 @@ export function deleteTermsDocument(file: TermsFile) {
   });
 }
 
+/** The settings tab and the public policy pages show the documents: both refetch. */
+function invalidateTerms(queryClient: QueryClient) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: termsKeys.all }),
+    queryClient.invalidateQueries({ queryKey: policyKeys.all }),
+  ]);
+}
+
 export function useSaveTermsDocument() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ file, content }: { file: TermsFile; content: string }) =>
       saveTermsDocument(file, content),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: termsKeys.all }),
+    onSuccess: () => invalidateTerms(queryClient),
   });
 }
 
@@ -36,6 +45,6 @@ export function useDeleteTermsDocument() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteTermsDocument,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: termsKeys.all }),
+    onSuccess: () => invalidateTerms(queryClient),
   });
 }

@@ -2,6 +2,4 @@
 export const termsKeys = {
   all: ['deployment-settings', 'terms'] as const,
   policy: () => [...termsKeys.all, 'policy'] as const,
-  /** The public links on the login page. */
-  links: () => ['public', 'terms-links'] as const,
 };

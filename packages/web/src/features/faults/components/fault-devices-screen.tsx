@@ -20,6 +20,7 @@ import { Link, useNavigate } from 'react-router';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { useSessionUser } from '../../auth/components/session-user';
+import { useDiagnosticsLinks } from '../../diagnostics/use-diagnostics-links';
 import { StartOtaModal, type OtaImageRef } from '../../firmware/components/start-ota-modal';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { SearchInput } from '../../nodes/components/search-input';
@@ -37,7 +38,6 @@ import { FAULT_LABELS } from '../labels';
 import { findDefinition } from '../model/fault-catalogue';
 import { faultDevicesPath, faultListPath } from '../model/fault-paths';
 import type { FaultTypeKey } from '../model/fault-types';
-import { diagnosticsLinksOn } from './diagnostics-links';
 import { FaultBreakdownPanel } from './fault-breakdown-panel';
 import { FaultDeviceTable } from './fault-device-table';
 import { FaultImageCard } from './fault-image-card';
@@ -60,6 +60,7 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
   const queryClient = useQueryClient();
   const user = useSessionUser();
   const canPush = user.permissions.includes('ota.write');
+  const diagnosticsLinks = useDiagnosticsLinks();
   const catalogue = useFaultCatalogue(type);
   const definition = findDefinition(catalogue.data ?? [], code);
   const errCode = definition?.err_code ?? code;
@@ -203,7 +204,7 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
                   nodes={nodes.data?.nodes}
                   skeletonRows={paging.pageSize}
                   emptyMessage={MESSAGES.noDataFound}
-                  diagnosticsLinks={diagnosticsLinksOn()}
+                  diagnosticsLinks={diagnosticsLinks}
                   stale={stale}
                 />
               )}

@@ -7,6 +7,7 @@ import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { SearchInput } from '../../nodes/components/search-input';
+import { useDiagnosticsLinks } from '../../diagnostics/use-diagnostics-links';
 import { useCursorPaging } from '../../ota/components/use-cursor-paging';
 import {
   faultHistoryQueryOptions,
@@ -15,7 +16,6 @@ import {
 } from '../api/fault-history.query';
 import { faultKeys } from '../api/faults.keys';
 import { FAULT_LABELS } from '../labels';
-import { diagnosticsLinksOn } from './diagnostics-links';
 import { FaultHistoryNodeCard } from './fault-history-node';
 import { useUrlSearch } from './use-url-search';
 import { RefreshButton } from '../../../components/refresh-button';
@@ -42,7 +42,7 @@ export function FaultHistoryScreen() {
   const query = useFaultHistory(request);
   const stale = query.isPlaceholderData;
   const nextId = stale ? undefined : query.data?.next_id;
-  const diagnosticsLinks = diagnosticsLinksOn();
+  const diagnosticsLinks = useDiagnosticsLinks();
 
   useEffect(() => {
     if (nextId === undefined) return;

@@ -1,9 +1,8 @@
-import { DEFAULT_PAGE_SIZE, MARKER_COOKIES, PAGE_SIZES } from '@fleetdeck/contract';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@fleetdeck/contract';
 import { Box, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconFolderPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useEffect, useImperativeHandle, useState, type ReactNode, type Ref } from 'react';
-import { readCookie } from '../../../lib/cookies';
 import {
   adminNodesQueryOptions,
   useAdminNodes,
@@ -30,6 +29,7 @@ import { NodeTablePager } from './node-table-pager';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { useStableHandler } from '../../../lib/use-stable-handler';
+import { useDiagnosticsLinks } from '../../diagnostics/use-diagnostics-links';
 import { RefreshButton } from '../../../components/refresh-button';
 
 /** What a screen may ask of its list besides rendering it. */
@@ -72,11 +72,6 @@ export interface NodeListPanelProps {
 interface Scoped<T> {
   key: string;
   value: T;
-}
-
-/** Whether the Diag cookie turns on the diagnostics links (access §2, §6). */
-function diagnosticsLinksOn(): boolean {
-  return readCookie(MARKER_COOKIES.diagnostics) === 'true';
 }
 
 /** The list's buttons: refresh, the screen's own actions and the group button. */
@@ -148,6 +143,7 @@ export function NodeListPanel({
 }: NodeListPanelProps) {
   const queryClient = useQueryClient();
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const diagnosticsLinks = useDiagnosticsLinks();
   const filterKey = JSON.stringify(filters);
   const pagingKey = `${filterKey}|${pageSize}`;
   const [paging, setPaging] = useState<Scoped<CursorStack>>({ key: pagingKey, value: FIRST_PAGE });
@@ -282,7 +278,7 @@ export function NodeListPanel({
             selected={selected}
             onToggle={toggle}
             onToggleAll={toggleAll}
-            diagnosticsLinks={diagnosticsLinksOn()}
+            diagnosticsLinks={diagnosticsLinks}
             stale={stale}
           />
         )}

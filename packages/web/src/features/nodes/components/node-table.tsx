@@ -47,7 +47,7 @@ export interface NodeTableProps {
   selected: ReadonlySet<string>;
   onToggle: (nodeId: string, checked: boolean) => void;
   onToggleAll: (checked: boolean) => void;
-  /** Device ids link to the diagnostics report (the Diag cookie is 'true'). */
+  /** Device ids link to the diagnostics report (the diagnostics option or the Diag cookie). */
   diagnosticsLinks: boolean;
   /** Rows are kept from the previous page while the next one loads. */
   stale: boolean;

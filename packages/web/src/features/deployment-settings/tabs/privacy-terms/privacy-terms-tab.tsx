@@ -101,7 +101,8 @@ function TermsSection({
         <>
           {empty ? (
             <Text size="sm" c="dimmed">
-              No {section.title} yet. The sign-in page shows its link once you add one.
+              No {section.title} yet. Until you add one, the sign-in page&apos;s {section.title}{' '}
+              link says none has been published.
             </Text>
           ) : (
             <ScrollArea.Autosize mah={220} type="auto">
@@ -172,8 +173,8 @@ export function PrivacyTermsTab(_props: DeploymentTabProps) {
   return (
     <Stack gap="lg">
       <Text size="sm" c="dimmed">
-        Each document is published at a public address and linked from the sign-in page. HTML is
-        shown in a sandbox: scripts never run.
+        Each document is published at a public address and shown on the page the sign-in page links
+        to. HTML is shown in a sandbox: scripts never run.
       </Text>
       {SECTIONS.map((section, index) => (
         <Stack key={section.file} gap="lg">
