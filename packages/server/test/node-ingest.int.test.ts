@@ -1,6 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NodeInfo, UserNodesList } from '@fleetdeck/contract';
+import {
+  MAPPING_REQUEST_TIMEOUT_SECONDS,
+  type NodeInfo,
+  type UserNodesList,
+} from '@fleetdeck/contract';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
@@ -471,6 +475,33 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
       .execute();
     expect(await server.services.nodes.expireMappingRequests()).toBe(1);
     expect(await status(lateId)).toBe('timedout');
+
+    // A confirmation that arrives after the deadline, before any sweep ran, does not claim.
+    const tooLate = await server.app.inject({
+      method: 'PUT',
+      url: '/v1/user/nodes/mapping',
+      headers: { authorization: userToken },
+      payload: { node_id: 'A4', secret_key: 'confirmed-too-late', operation: 'add' },
+    });
+    const tooLateId = tooLate.json<{ request_id: string }>().request_id;
+    await server.database.db
+      .updateTable('user_node_mappings')
+      .set({ created_at: Math.floor(Date.now() / 1000) - MAPPING_REQUEST_TIMEOUT_SECONDS - 1 })
+      .where('request_id', '=', tooLateId)
+      .execute();
+    server.services.ingest.nodeUserMapping(
+      'A4',
+      { node_id: 'A4', user_id: userId, secret_key: 'confirmed-too-late' },
+      Date.now(),
+    );
+    await server.services.ingest.flush();
+    const row = await server.database.db
+      .selectFrom('user_node_mappings')
+      .select('status')
+      .where('request_id', '=', tooLateId)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('timedout');
+    expect((await info('A4')).is_claimed).toBe(false);
 
     const unknown = await server.app.inject({
       method: 'PUT',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  MAPPING_REQUEST_TIMEOUT_SECONDS,
   NODE_TYPES,
   type AlertPayload,
   type NodeConfigPayload,
@@ -17,6 +18,7 @@ import {
   claimNode,
   discardOtherRequests,
   findOpenRequest,
+  markTimedOutMappings,
   releaseNode,
   setMappingStatus,
 } from '../../repositories/mapping.repository.js';
@@ -45,7 +47,7 @@ import {
   type DiagnosticsItem,
   type DiagnosticsReport,
 } from '../diagnostics/diagnostics.apply.js';
-import { recordClaim, recordRelease } from '../stats/stats-events.js';
+import { recordClaim, recordRelease, recordTimedOutRequests } from '../stats/stats-events.js';
 
 interface PendingConnectivity {
   connected: boolean;
@@ -781,6 +783,10 @@ export class NodeIngestService implements NodeGatewayPort {
       await discardOtherRequests(trx, nodeId, '', now);
       return;
     }
+    // A request the node confirms after its deadline stays timed out (issue 3 item 3): the
+    // periodic sweep may not have run yet, so expire what is due first, counted as the sweep does.
+    const expired = await markTimedOutMappings(trx, now - MAPPING_REQUEST_TIMEOUT_SECONDS, now);
+    await recordTimedOutRequests(trx, expired, now);
     const request = await findOpenRequest(trx, nodeId, payload.user_id);
     if (!request || request.secret_key_hash !== hashNodeSecret(payload.secret_key)) {
       this.logger.info(
