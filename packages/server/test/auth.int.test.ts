@@ -300,6 +300,32 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
     });
     expect(sameOrigin.statusCode).toBe(200);
   });
+
+  it('grants no other origin CORS access: a preflight or a read from another origin gets no Access-Control-Allow header', async () => {
+    const { cookieHeader } = await browserLogin(server.app);
+    const preflight = await server.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/admin/node_group',
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-fleetdeck-csrf',
+      },
+    });
+    const read = await server.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { cookie: cookieHeader, origin: 'https://evil.example' },
+    });
+    // The server answers; without an Access-Control-Allow-Origin the browser keeps it from the page.
+    expect(read.statusCode).toBe(200);
+    for (const answer of [preflight, read]) {
+      const granted = Object.keys(answer.headers).filter((name) =>
+        name.toLowerCase().startsWith('access-control-allow'),
+      );
+      expect(granted, JSON.stringify(answer.headers)).toEqual([]);
+    }
+  });
 });
 
 describe.each(DIALECTS)('password change on %s', (dialect) => {
