@@ -338,6 +338,19 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
     );
     const list = await call('GET', '/v1/admin/otajob?ota_job_name=once');
     expect(list.json<JobList>().total).toBe(1);
+
+    // Retries that race each other (QUALITY R4) still make one job, each told its id.
+    const racing = { 'idempotency-key': 'retry-race' };
+    const raced = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call('POST', '/v1/admin/otajob', { ...body, ota_job_name: 'raced' }, racing),
+      ),
+    );
+    for (const answer of raced) expect(answer.statusCode, answer.body).toBe(200);
+    const ids = new Set(raced.map((answer) => answer.json<{ ota_job_id: string }>().ota_job_id));
+    expect(ids.size).toBe(1);
+    const racedList = await call('GET', '/v1/admin/otajob?ota_job_name=raced');
+    expect(racedList.json<JobList>().total).toBe(1);
   });
 
   it('force-pushes to online targets at once and offers the rest when they connect or ask', async () => {

@@ -11,6 +11,7 @@ import {
   type OtaExecutionStatus,
 } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/database.js';
 import { nodesReportingParam } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
@@ -114,7 +115,37 @@ export class OtaJobService {
       );
     const otaJobId = newOtaId();
     const now = nowSeconds();
-    const total = await this.db.transaction().execute(async (trx) => {
+    let total: number;
+    try {
+      total = await this.insert(otaJobId, now, body, forcePush, userId, requestKey, {
+        image,
+        nodes,
+        groups,
+      });
+    } catch (error) {
+      // A retry racing the first request with the same key (QUALITY R4): the unique index on
+      // (created_by, request_key) let one insert through; answer with that job.
+      if (!requestKey || !isUniqueViolation(error)) throw error;
+      const earlier = await findJobByRequestKey(this.db, userId, requestKey);
+      if (!earlier) throw error;
+      return { otaJobId: earlier.ota_job_id, total: earlier.total_count };
+    }
+    this.listener?.jobCreated(otaJobId, forcePush);
+    return { otaJobId, total };
+  }
+
+  /** Stores a job and its executions in one transaction; the number of target nodes. */
+  private insert(
+    otaJobId: string,
+    now: number,
+    body: CreateJobBody,
+    forcePush: boolean,
+    userId: string,
+    requestKey: string | undefined,
+    targets: { image: { ota_image_id: string }; nodes: string[]; groups: string[] },
+  ): Promise<number> {
+    const { image, nodes, groups } = targets;
+    return this.db.transaction().execute(async (trx) => {
       const count = await insertJobWithExecutions(
         trx,
         {
@@ -140,8 +171,6 @@ export class OtaJobService {
       if (count === 0) throw badRequest(MESSAGES.noClaimedNodesForOta, ERROR_CODES.otaNoTargets);
       return count;
     });
-    this.listener?.jobCreated(otaJobId, forcePush);
-    return { otaJobId, total };
   }
 
   /** The nodes of a fault image's type that report its fault id as their current fault now. */
