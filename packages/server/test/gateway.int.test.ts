@@ -356,21 +356,29 @@ describe.each([
       expect(port.isConnected(A)).toBe(true);
     });
 
-    it('acknowledges QoS 1 publishes at once, without waiting for the port to write anything', async () => {
-      // A port whose writes never finish: the PUBACK must not depend on them.
-      const stuck = new RecordingNodePort().addNode(A, PASSWORD_A);
-      stuck.flush = () => new Promise<void>(() => undefined);
-      const stuckBroker = await startBroker(0, '127.0.0.1', stuck, createLogger('silent'));
+    it('acknowledges a QoS 1 publish only once the port says its batch is durable (ADR 31)', async () => {
+      const held = new RecordingNodePort().addNode(A, PASSWORD_A);
+      const heldBroker = await startBroker(0, '127.0.0.1', held, createLogger('silent'));
       try {
-        const client = await connectNode(`mqtt://127.0.0.1:${stuckBroker.port}`, A, PASSWORD_A);
+        const client = await connectNode(`mqtt://127.0.0.1:${heldBroker.port}`, A, PASSWORD_A);
         clients.push(client);
-        const started = Date.now();
-        const ack = await client.publishAsync(`node/${A}/config`, config(A), { qos: 1 });
-        expect(ack?.cmd).toBe('publish');
-        expect(Date.now() - started).toBeLessThan(1000);
-        expect(stuck.callsOf('config', A)).toHaveLength(1);
+        held.holdCommits();
+        let acked = false;
+        const ack = client
+          .publishAsync(`node/${A}/config`, config(A), { qos: 1 })
+          .then((packet) => {
+            acked = true;
+            return packet;
+          });
+        // The message reached the port, but its batch has not committed: no PUBACK yet.
+        await held.waitFor('config', A);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(acked).toBe(false);
+        held.commit();
+        expect((await ack)?.cmd).toBe('publish');
+        expect(held.callsOf('config', A)).toHaveLength(1);
       } finally {
-        await stuckBroker.close();
+        await heldBroker.close();
       }
     });
   });
