@@ -404,13 +404,35 @@ export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** The query plan the database chooses for a filtered page (tests assert that indexes are used). */
+/**
+ * The query plan the database chooses for a filtered page, from the cursor `startId` (none: the
+ * first page), with its total read in the same statement as the list reads it (tests assert that
+ * indexes are used).
+ */
 export async function explainListNodes(
   db: Kysely<Database>,
   filter: NodeFilter,
   postgres: boolean,
+  startId: string | undefined = '',
 ): Promise<string> {
-  const { text, values } = listQuery(filter, '', 10, false);
+  return explainStatement(db, listQuery(filter, startId, 10, false, countQuery(filter)), postgres);
+}
+
+/** The query plan of the read of a filter's total on its own (a page with no row runs it). */
+export async function explainCountNodes(
+  db: Kysely<Database>,
+  filter: NodeFilter,
+  postgres: boolean,
+): Promise<string> {
+  return explainStatement(db, countQuery(filter), postgres);
+}
+
+/** The query plan of one fixed statement, as it runs (the generic plan where it is marked so). */
+async function explainStatement(
+  db: Kysely<Database>,
+  { text, values }: SqlText,
+  postgres: boolean,
+): Promise<string> {
   const lines = (rows: readonly Record<string, unknown>[]) =>
     rows.map((row) => Object.values(row).join(' ')).join('\n');
   if (postgres && text.startsWith(GENERIC_PLAN_MARK)) {
