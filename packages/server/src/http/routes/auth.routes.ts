@@ -188,10 +188,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     body: LogoutBodySchema,
     response: { 200: SuccessBodySchema },
   };
+  // Documented as public: it needs no access token (the OpenAPI document's `security: []`).
+  const publicLogoutSchema = { ...logoutSchema, security: [] };
 
   // The deprecated /logout works without a valid access token (RainMaker): it ends whatever
   // session the cookies or body point at, and always clears the cookies.
-  app.post(API_PATHS.logout, { schema: logoutSchema }, async (request, reply) => {
+  app.post(API_PATHS.logout, { schema: publicLogoutSchema }, async (request, reply) => {
     const all = request.query.logout_all === 'true';
     const token = accessTokenOf(request);
     const context = token ? await auth.authenticate(token) : undefined;

@@ -29,6 +29,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
       schema: {
         tags: ['system'],
         summary: 'Liveness: the process answers',
+        security: [],
         response: { 200: HealthSchema },
       },
     },
@@ -41,6 +42,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
       schema: {
         tags: ['system'],
         summary: 'Readiness: start-up has finished and the database is reachable',
+        security: [],
         response: { 200: HealthSchema, 503: HealthSchema },
       },
     },
@@ -64,6 +66,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
       schema: {
         tags: ['system'],
         summary: 'What the sign-in page needs to know before anyone signs in',
+        security: [],
         response: { 200: DeploymentInfoSchema },
       },
     },
