@@ -122,7 +122,8 @@ describe('npm start behaviour of the built server', () => {
       DATA_DIR: dataDir(),
       LOG_LEVEL: 'info',
     });
-    const missing = 'started without the Node flags --max-semi-space-size=64';
+    const missing =
+      'started without the Node flags --max-semi-space-size=32 --min-semi-space-size=32';
     const viaStart = await run(
       await env(),
       /Fleetdeck is running at/,

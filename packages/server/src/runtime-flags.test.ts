@@ -10,8 +10,10 @@ describe('server Node flags', () => {
   });
 
   it('counts a flag given with another value, or with underscores, as the operator’s choice', () => {
-    expect(missingNodeFlags(['--max-semi-space-size=32'], undefined)).toEqual([]);
-    expect(missingNodeFlags([], '--max_semi_space_size=8')).toEqual([]);
+    expect(missingNodeFlags(['--max-semi-space-size=64'], undefined)).toEqual([
+      '--min-semi-space-size=32',
+    ]);
+    expect(missingNodeFlags([], '--max_semi_space_size=8 --min_semi_space_size=8')).toEqual([]);
     expect(missingNodeFlags(['--max-old-space-size=4096'], '')).toEqual([...SERVER_NODE_FLAGS]);
   });
 

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { withYoungGeneration } from '../worker-heap.js';
 
 /**
  * SQLite's own default: the connection that commits checkpoints once the WAL holds this many
@@ -105,6 +106,13 @@ parentPort.postMessage({ type: 'ready' });
 `;
 
 /**
+ * The checkpointer's young generation: 1 MiB semi-spaces. It allocates a few KiB a second, so
+ * the main thread's 32 MiB ones (SERVER_NODE_FLAGS) would be paged in over hours: a slow RSS
+ * climb with nothing behind it (QUALITY R7).
+ */
+export const CHECKPOINTER_SEMI_SPACE_MIB = 1;
+
+/**
  * Starts a worker thread that checkpoints the WAL of the SQLite file `file` in the background, so
  * the copying and the file syncs of a checkpoint leave the event loop (ADR 20). `onFailure` is
  * told when the worker cannot start or dies; the caller then checkpoints on its own connection
@@ -120,10 +128,14 @@ export function startWalCheckpointer(
   onTrouble: (error: Error | null) => void = () => undefined,
 ): WalCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { file, driver, intervalMs, idleIntervalMs: IDLE_CHECKPOINT_INTERVAL_MS },
-  });
+  const worker = withYoungGeneration(
+    CHECKPOINTER_SEMI_SPACE_MIB,
+    () =>
+      new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { file, driver, intervalMs, idleIntervalMs: IDLE_CHECKPOINT_INTERVAL_MS },
+      }),
+  );
   // A forgotten stop never keeps the process alive.
   worker.unref();
   let rounds = 0;

@@ -3,11 +3,19 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
+import { withYoungGeneration } from '../worker-heap.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
 import { outboundMessage } from './node-gateway.js';
 import { NODE_MESSAGE, callNodePort } from './node-port-bridge.js';
 import { routeNodeMessage } from './node-message-router.js';
 import { ThreadChannel, type ThreadCall } from './thread-channel.js';
+
+/**
+ * The broker thread's young generation: fixed semi-spaces of 16 MiB (V8's default maximum), not
+ * the main thread's 32 MiB (SERVER_NODE_FLAGS), fixed like them (QUALITY R7: a young generation
+ * left to grow by doublings reads as a memory drift for as long as the server runs).
+ */
+export const BROKER_SEMI_SPACE_MIB = 16;
 
 /**
  * The worker for the broker thread: the built `broker-thread-entry.js` next to this file, or, when
@@ -16,7 +24,10 @@ import { ThreadChannel, type ThreadCall } from './thread-channel.js';
  */
 export function brokerWorker(workerData: { logLevel: string }): Worker {
   if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./broker-thread-entry.js', import.meta.url), { workerData });
+    return withYoungGeneration(
+      BROKER_SEMI_SPACE_MIB,
+      () => new Worker(new URL('./broker-thread-entry.js', import.meta.url), { workerData }),
+    );
   }
   const entry = new URL('./broker-thread-entry.ts', import.meta.url).href;
   // tsx's ESM API (`tsx/esm/api` under the import condition; require() would find its CJS twin).
@@ -26,7 +37,10 @@ export function brokerWorker(workerData: { logLevel: string }): Worker {
       .replace(/\.cjs$/, '.mjs'),
   ).href;
   const script = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
-  return new Worker(script, { eval: true, workerData, execArgv: ['--conditions=source'] });
+  return withYoungGeneration(
+    BROKER_SEMI_SPACE_MIB,
+    () => new Worker(script, { eval: true, workerData, execArgv: ['--conditions=source'] }),
+  );
 }
 
 /** How `startBrokerThread` runs. */
