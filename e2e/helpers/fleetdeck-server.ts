@@ -163,3 +163,21 @@ export async function apiJson<T>(
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return JSON.parse(text) as T;
 }
+
+/** Every row of a paged list (`start_id` / `next_id`) of the server at `baseUrl`, 100 at a time. */
+export async function allPages<Page extends { next_id?: string | undefined }, Row>(
+  baseUrl: string,
+  token: string,
+  url: string,
+  rows: (page: Page) => Row[],
+): Promise<Row[]> {
+  const all: Row[] = [];
+  let cursor: string | undefined;
+  do {
+    const start = cursor ? `&start_id=${encodeURIComponent(cursor)}` : '';
+    const page = await apiJson<Page>(baseUrl, token, 'GET', `${url}&num_records=100${start}`);
+    all.push(...rows(page));
+    cursor = page.next_id;
+  } while (cursor);
+  return all;
+}

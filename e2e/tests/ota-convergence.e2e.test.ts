@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
+  allPages,
   apiJson,
   apiToken,
   freePort,
@@ -132,28 +133,10 @@ afterEach(async () => {
 const api = <T>(run: Run, token: string, method: string, url: string, body?: unknown) =>
   apiJson<T>(run.server.url, token, method, url, body);
 
-/** Every row of a paged list (`start_id` / `next_id`), 100 at a time. */
-async function allPages<Page extends { next_id?: string | undefined }, Row>(
-  run: Run,
-  token: string,
-  url: string,
-  rows: (page: Page) => Row[],
-): Promise<Row[]> {
-  const all: Row[] = [];
-  let cursor: string | undefined;
-  do {
-    const start = cursor ? `&start_id=${encodeURIComponent(cursor)}` : '';
-    const page = await api<Page>(run, token, 'GET', `${url}&num_records=100${start}`);
-    all.push(...rows(page));
-    cursor = page.next_id;
-  } while (cursor);
-  return all;
-}
-
 /** The job's node statuses, every page. */
 async function jobStatuses(run: Run, token: string, jobId: string): Promise<Map<string, string>> {
   const rows = await allPages(
-    run,
+    run.server.url,
     token,
     `/v1/admin/otajob/status?ota_job_id=${jobId}`,
     (page: JobStatusList) => page.node_ota_status,
@@ -166,7 +149,7 @@ async function jobStatuses(run: Run, token: string, jobId: string): Promise<Map<
 /** Every node's firmware version as the registry has it. */
 async function registryVersions(run: Run, token: string): Promise<Map<string, string>> {
   const rows = await allPages(
-    run,
+    run.server.url,
     token,
     '/v1/admin/nodes?node_details=false',
     (page: AdminNodesList) => page.node_info,
