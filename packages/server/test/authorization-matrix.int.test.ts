@@ -30,6 +30,15 @@ interface RouteCase {
 
 const PASSWORD = 'Matrix-Member-2031';
 
+/** A valid event filter, for its change and its creation. */
+const EVENT_FILTER = {
+  event_type: 'rmaker.event.node_connected',
+  entity_id: 'system.rmaker.event.node_connected',
+  entity_type: 'System',
+  enabled: true,
+  enabled_for_integrations: ['mobile_push_notification'],
+};
+
 // QUALITY S1 (ASVS 5.0 V8.2.1, V8.2.2): every route × every role, as the contract's table says.
 const ROUTES: RouteCase[] = [
   { name: 'current user', method: 'GET', url: '/v1/user', permission: undefined },
@@ -148,13 +157,7 @@ const ROUTES: RouteCase[] = [
     name: 'event filter change',
     method: 'PUT',
     url: '/v1/admin/event_filter',
-    payload: {
-      event_type: 'rmaker.event.node_connected',
-      entity_id: 'system.rmaker.event.node_connected',
-      entity_type: 'System',
-      enabled: true,
-      enabled_for_integrations: ['mobile_push_notification'],
-    },
+    payload: EVENT_FILTER,
     permission: 'settings.deployment',
   },
   {
@@ -682,13 +685,7 @@ const ROUTES: RouteCase[] = [
     name: 'event filter create',
     method: 'POST',
     url: '/v1/admin/event_filter',
-    payload: {
-      event_type: 'rmaker.event.node_connected',
-      entity_id: 'system.rmaker.event.node_connected',
-      entity_type: 'System',
-      enabled: true,
-      enabled_for_integrations: ['mobile_push_notification'],
-    },
+    payload: EVENT_FILTER,
     permission: 'settings.deployment',
   },
   {
