@@ -195,11 +195,10 @@ export function sqliteStore(dataDir) {
         }
       }
       if (rows.length) batch(rows);
-      db.exec('ANALYZE');
     },
-    async settle() {
-      db.exec('ANALYZE');
-    },
+    // The server keeps no planner statistics on SQLite, and its list SQL does not depend on them
+    // (ADR 36): nothing to settle, so the benchmark measures the plans the product runs.
+    async settle() {},
     async exec(sql) {
       db.exec(sql);
     },
@@ -334,7 +333,7 @@ export async function markOnline(store) {
 /**
  * A built server on a fresh SQLite `dataDir` holding `count` fixture nodes, as node-list.mjs
  * prepares its SQLite run: first start (migrate, create the admin), stop, bulk insert, start,
- * online nodes restored, `ANALYZE`. Returns { server, insertS, remarkS, settleS, counters }.
+ * online nodes restored (no `ANALYZE`, ADR 36). Returns { server, insertS, remarkS, settleS, counters }.
  */
 export async function seededSqliteServer(dataDir, count, env = {}) {
   const fullEnv = { DATA_DIR: dataDir, ...env };

@@ -3,9 +3,12 @@ import type { Kysely, Transaction } from 'kysely';
 import { selectValueRows } from '../db/database.js';
 import type { Database, NodeFacetCountsTable, NodesTable } from '../db/schema.js';
 import { GENERIC_PLAN_MARK } from '../db/postgres-statements.js';
+import { isPostgres } from '../db/dialect.js';
 import { runFixedQuery } from '../db/raw-query.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+const onSqlite = (db: Db): boolean => !isPostgres<Database>(db);
 
 /** Filters of the node lists; every one is backed by an index on (column, node_id). */
 export interface NodeFilter {
@@ -49,7 +52,7 @@ interface SqlConditions {
  * from fixed texts (one text per filter shape, so SQLite reuses its prepared statement) and run
  * with `runFixedQuery`, instead of building and compiling a Kysely query tree on every request.
  */
-function filterConditions(filter: NodeFilter): SqlConditions {
+function filterConditions(filter: NodeFilter, sqlite: boolean): SqlConditions {
   const clauses: string[] = [];
   const values: unknown[] = [];
   const add = (clause: string, ...bound: unknown[]) => {
@@ -61,9 +64,10 @@ function filterConditions(filter: NodeFilter): SqlConditions {
     add('nodes.node_id >= ?', filter.search);
     add('nodes.node_id < ?', prefixUpperBound(filter.search));
   }
-  if (filter.status === 'online') add('nodes.connected = 1');
-  if (filter.status === 'offline') add('nodes.connected = 0');
-  if (filter.status === 'not_activated') add('nodes.connected is null');
+  const connected = sqlite && statusIndexIsWeaker(filter) ? '+nodes.connected' : 'nodes.connected';
+  if (filter.status === 'online') add(`${connected} = 1`);
+  if (filter.status === 'offline') add(`${connected} = 0`);
+  if (filter.status === 'not_activated') add(`${connected} is null`);
   if (filter.type !== undefined) add('nodes.type = ?', filter.type);
   if (filter.model !== undefined) add('nodes.model = ?', filter.model);
   if (filter.fwVersion !== undefined) add('nodes.fw_version = ?', filter.fwVersion);
@@ -95,6 +99,26 @@ function filterConditions(filter: NodeFilter): SqlConditions {
     );
   }
   return { clauses, values };
+}
+
+/**
+ * Whether the filter pairs the status with a value whose own index narrows far more: a model, a
+ * firmware version, a city or a serial number (a type has the (type, connected) index instead).
+ * Three states split the fleet in three at best, so walking the status index reads most of the
+ * fleet's online nodes to fill a page of one city, and every one of them for a serial number:
+ * 680 ms per page at a million nodes. SQLite has no value statistics to see that (its sampled
+ * ones cannot tell a status from a city, ADR 36), so the status is written `+nodes.connected`
+ * there, which no index answers; PostgreSQL plans these combinations from its statistics.
+ */
+function statusIndexIsWeaker(filter: NodeFilter): boolean {
+  return (
+    filter.status !== undefined &&
+    filter.type === undefined &&
+    (filter.model !== undefined ||
+      filter.fwVersion !== undefined ||
+      filter.city !== undefined ||
+      filter.serial !== undefined)
+  );
 }
 
 /**
@@ -213,6 +237,7 @@ export interface SqlText {
  * value, each row also carries that value in a last column.
  */
 function listQuery(
+  sqlite: boolean,
   filter: NodeFilter,
   startId: string | undefined,
   limit: number,
@@ -234,7 +259,7 @@ function listQuery(
       values: startId === undefined ? [value, limit + 1] : [value, startId, limit + 1],
     };
   } else {
-    conditions = filterConditions(filter);
+    conditions = filterConditions(filter, sqlite);
     if (startId !== undefined) {
       conditions.clauses.push('nodes.node_id >= ?');
       conditions.values.push(startId);
@@ -262,7 +287,7 @@ export async function listNodes(
   limit: number,
   withDocuments: boolean,
 ): Promise<NodeListRow[]> {
-  const { text, values } = listQuery(filter, startId, limit, withDocuments);
+  const { text, values } = listQuery(onSqlite(db), filter, startId, limit, withDocuments);
   const rows = await selectValueRows<ListValues>(db, text, values, LIST_COLUMNS);
   return rows.map(toListRow);
 }
@@ -284,7 +309,7 @@ export async function listNodesCounted(
     startId,
     limit,
     withDocuments,
-    countQuery(filter),
+    countQuery(filter, onSqlite(db)),
   );
   const total = page.scalar === undefined ? await countNodes(db, filter) : Number(page.scalar ?? 0);
   return { rows: page.rows, total };
@@ -314,7 +339,7 @@ export async function listNodesWithScalar(
   withDocuments: boolean,
   scalar: SqlText,
 ): Promise<PageWithScalar> {
-  const { text, values } = listQuery(filter, startId, limit, withDocuments, scalar);
+  const { text, values } = listQuery(onSqlite(db), filter, startId, limit, withDocuments, scalar);
   const rows = await selectValueRows<ScalarListValues>(db, text, values, SCALAR_LIST_COLUMNS);
   return { rows: rows.map(toListRow), scalar: rows[0]?.[LIST_COLUMNS.length] };
 }
@@ -368,7 +393,7 @@ function singleFacet(
  * The read of the exact number of nodes matching the filter: a maintained counter when there is
  * one (no row when it was never written, i.e. 0), a COUNT otherwise. One row, one column `n`.
  */
-export function countQuery(filter: NodeFilter): SqlText {
+export function countQuery(filter: NodeFilter, sqlite: boolean): SqlText {
   const keys = setFilterKeys(filter);
   if (keys.length === 0 || (keys.length === 1 && keys[0] === 'status')) {
     return counterQuery(filter.status ?? 'total');
@@ -388,7 +413,7 @@ export function countQuery(filter: NodeFilter): SqlText {
       values: [facet.facet, facet.value],
     };
   }
-  const { clauses, values } = filterConditions(filter);
+  const { clauses, values } = filterConditions(filter, sqlite);
   return { text: `select count(*) as n from nodes${whereText(clauses)}`, values };
 }
 
@@ -399,7 +424,7 @@ export function counterQuery(name: string): SqlText {
 
 /** The exact number of nodes matching the filter (from maintained counters when possible). */
 export async function countNodes(db: Db, filter: NodeFilter): Promise<number> {
-  const { text, values } = countQuery(filter);
+  const { text, values } = countQuery(filter, onSqlite(db));
   const { rows } = await runFixedQuery<{ n: number | string }>(db, text, values);
   return Number(rows[0]?.n ?? 0);
 }
@@ -415,7 +440,11 @@ export async function explainListNodes(
   postgres: boolean,
   startId: string | undefined = '',
 ): Promise<string> {
-  return explainStatement(db, listQuery(filter, startId, 10, false, countQuery(filter)), postgres);
+  return explainStatement(
+    db,
+    listQuery(!postgres, filter, startId, 10, false, countQuery(filter, !postgres)),
+    postgres,
+  );
 }
 
 /** The query plan of the read of a filter's total on its own (a page with no row runs it). */
@@ -424,7 +453,7 @@ export async function explainCountNodes(
   filter: NodeFilter,
   postgres: boolean,
 ): Promise<string> {
-  return explainStatement(db, countQuery(filter), postgres);
+  return explainStatement(db, countQuery(filter, !postgres), postgres);
 }
 
 /** The query plan of one fixed statement, as it runs (the generic plan where it is marked so). */
