@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
-import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
+import { ERROR_CODES, REFRESH_TOKEN_COOKIE, SERVER_MESSAGES } from '@fleetdeck/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import {
@@ -363,6 +363,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             in: 'header',
             name: 'Authorization',
             description: 'The raw access token from login',
+          },
+          RefreshCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: REFRESH_TOKEN_COOKIE,
+            description: 'The HttpOnly refresh-token cookie a browser sign-in sets',
           },
         },
       },

@@ -9,7 +9,7 @@ import {
   bootstrapFirstSuperAdmin,
   generateStrongPassword,
 } from '../src/services/auth/bootstrap-admin.js';
-import { MARKER_COOKIES, NewPasswordSchema } from '@fleetdeck/contract';
+import { MARKER_COOKIES, NewPasswordSchema, REFRESH_TOKEN_COOKIE } from '@fleetdeck/contract';
 import { SPEC_PATH_ALIASES } from '../src/http/spec-path-aliases.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -86,6 +86,18 @@ describe.each(DIALECTS)('system routes on %s', (dialect) => {
       'get',
       'put',
     ]);
+    // The session refresh authenticates by its HttpOnly cookie, not by the access token.
+    const documented = doc as unknown as {
+      components: { securitySchemes: Record<string, { in: string; name: string }> };
+      paths: Record<string, Record<string, { security?: unknown }>>;
+    };
+    expect(documented.paths['/v1/session/refresh']?.post?.security).toEqual([
+      { RefreshCookie: [] },
+    ]);
+    expect(documented.components.securitySchemes.RefreshCookie).toMatchObject({
+      in: 'cookie',
+      name: REFRESH_TOKEN_COOKIE,
+    });
   });
 
   it('answers the spec’s un-prefixed paths as the admin paths', async () => {

@@ -123,6 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       schema: {
         tags: ['auth'],
         summary: 'Extend the browser session with the RTK cookie (rotates the refresh token)',
+        security: [{ RefreshCookie: [] }],
         response: { 200: LoginResponseSchema },
       },
     },
