@@ -88,6 +88,13 @@ export const SERVER_MESSAGES = {
   invalidRequestBody: 'Invalid request body',
   invalidQueryParam: 'Invalid query param',
   nulCharacter: 'Text must not contain the NUL character (\\u0000)',
+  loneSurrogate:
+    'Text must be valid Unicode: it holds a lone surrogate character (\\uD800–\\uDFFF)',
+  invalidUrl: 'The URL is not valid: check its percent-encoding',
+  badHttpRequest: 'The request is not valid HTTP',
+  headersTooLarge: 'The request headers are too large',
+  contentEncodingUnsupported:
+    'Compressed request bodies are not accepted: send the body without a Content-Encoding',
   notFound: 'Not found',
   routeNotFound: 'Route not found',
   forbidden: 'You are not authorized to perform this operation',
@@ -112,6 +119,8 @@ export const SERVER_MESSAGES = {
   groupDescriptionTooLong: 'Description can have at most 500 characters.',
   // Images and OTA jobs (the spec quotes no text for these).
   idMissing: 'Id is missing',
+  invalidId: "Invalid id: use 1–64 letters, digits, '_' or '-'",
+  jobNameTooLong: 'Job name can have at most 64 characters.',
   fieldTooLong: 'Name, type, version and model can have at most 64 characters.',
   searchTooLong: 'Search can have at most 64 characters.',
   invalidFileName: 'Please provide a valid file name.',

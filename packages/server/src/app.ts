@@ -15,7 +15,12 @@ import {
 import type { AppConfig } from './config/env.js';
 import type { DatabaseHandle } from './db/database.js';
 import { AppError } from './errors.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerContentEncodingGuard,
+  registerErrorHandler,
+} from './http/error-handler.js';
 import { registerCsrfGuard } from './http/plugins/auth.plugin.js';
 import { authRoutes } from './http/routes/auth.routes.js';
 import { groupRoutes } from './http/routes/group.routes.js';
@@ -305,10 +310,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerContentEncodingGuard(app);
   registerNulGuard(app);
 
   // Security headers on every answer. The middleware is built once here: @fastify/helmet built it

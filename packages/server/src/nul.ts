@@ -6,6 +6,22 @@
  * stream or a buffer, with its circular references, is not data to look into.
  */
 export function containsNul(value: unknown): boolean {
+  return someText(value, (text) => text.includes('\u0000'));
+}
+
+/**
+ * Whether a parsed value holds a string, keys included, that is not well-formed UTF-16: a lone
+ * surrogate (`"\ud800"` in JSON), which no database can store as sent (both write U+FFFD).
+ */
+export function containsLoneSurrogate(value: unknown): boolean {
+  return someText(value, (text) => LONE_SURROGATE.test(text));
+}
+
+/** A high surrogate not followed by a low one, or a low one without a high one before it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether any string of a parsed value (keys included) passes `test`; see `containsNul`. */
+function someText(value: unknown, test: (text: string) => boolean): boolean {
   const pending: unknown[] = [value];
   const seen = new Set<object>();
   while (pending.length > 0) {
@@ -15,12 +31,12 @@ export function containsNul(value: unknown): boolean {
       seen.add(next);
     }
     if (typeof next === 'string') {
-      if (next.includes('\u0000')) return true;
+      if (test(next)) return true;
     } else if (Array.isArray(next)) {
       for (const item of next) pending.push(item);
     } else if (isPlainObject(next)) {
       for (const [key, item] of Object.entries(next)) {
-        if (key.includes('\u0000')) return true;
+        if (test(key)) return true;
         pending.push(item);
       }
     }

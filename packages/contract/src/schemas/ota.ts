@@ -38,8 +38,8 @@ export const OtaIdSchema = z
   .string()
   .trim()
   .min(1, { error: SERVER_MESSAGES.idMissing })
-  .max(SEARCH_MAX_LENGTH, { error: SERVER_MESSAGES.invalidQueryParam })
-  .regex(/^[A-Za-z0-9_-]+$/, { error: SERVER_MESSAGES.invalidQueryParam });
+  .max(SEARCH_MAX_LENGTH, { error: SERVER_MESSAGES.invalidId })
+  .regex(/^[A-Za-z0-9_-]+$/, { error: SERVER_MESSAGES.invalidId });
 
 /** An image name as the Add Image form and the API take it. */
 export const ImageNameSchema = z
@@ -233,7 +233,7 @@ export const CreateJobBodySchema = z
       .string({ error: MESSAGES.provideJobName })
       .trim()
       .min(1, { error: MESSAGES.provideJobName })
-      .max(NAME_MAX_LENGTH, { error: SERVER_MESSAGES.fieldTooLong }),
+      .max(NAME_MAX_LENGTH, { error: SERVER_MESSAGES.jobNameTooLong }),
     ota_image_id: OtaIdSchema,
     description: z.string().trim().max(500).optional(),
     nodes: z.array(NodeIdSchema).max(1000).optional(),

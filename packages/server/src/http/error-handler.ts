@@ -1,5 +1,13 @@
 import { ERROR_CODES, SERVER_MESSAGES, type FailureBody } from '@fleetdeck/contract';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
+import type { Duplex } from 'node:stream';
+import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { storageFailureOf } from '../storage/storage-errors.js';
 
@@ -37,7 +45,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
           fastifyError.validationContext === 'querystring' ||
           fastifyError.validationContext === 'params';
         const description =
-          first?.message?.trim() ||
+          (first && validationDescription(first, inQuery)) ||
           (inQuery ? SERVER_MESSAGES.invalidQueryParam : SERVER_MESSAGES.invalidRequestBody);
         return sendFailure(
           reply,
@@ -88,4 +96,117 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return sendFailure(reply, 500, SERVER_MESSAGES.internal, ERROR_CODES.internal);
     },
   );
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL whose percent-encoding does not decode (`/v1/admin/%ZZ`)
+ * gets the failure body, not the framework's own, which echoed the URL.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  request.log.debug({ code: error.code }, 'request refused before routing');
+  void sendFailure(reply, 400, SERVER_MESSAGES.invalidUrl, ERROR_CODES.invalidQueryParam);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser cannot read (a malformed header or
+ * chunk, an unknown HTTP version, headers over the size limit, a request that timed out) is
+ * answered with the failure body and the connection closed, as every other refusal is answered.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, description] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', SERVER_MESSAGES.headersTooLarge]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', SERVER_MESSAGES.badHttpRequest]
+        : [400, 'Bad Request', SERVER_MESSAGES.badHttpRequest];
+  const body: FailureBody = {
+    status: 'failure',
+    description,
+    error_code: ERROR_CODES.invalidRequestBody,
+  };
+  const text = JSON.stringify(body);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/**
+ * Refuses a request body sent with a `Content-Encoding` (gzip, br…): the server reads bodies as
+ * sent, so a compressed one failed as "Invalid JSON" and one merely labelled compressed was taken
+ * as it was. 415 says what to do instead.
+ */
+export function registerContentEncodingGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined ||
+      Number(request.headers['content-length'] ?? 0) > 0;
+    if (encoding && encoding !== 'identity' && hasBody) {
+      reply.header('accept-encoding', 'identity');
+      void sendFailure(
+        reply,
+        415,
+        SERVER_MESSAGES.contentEncodingUnsupported,
+        ERROR_CODES.invalidRequestBody,
+      );
+      return;
+    }
+    done();
+  });
+}
+
+/** zod's own English texts, to tell its generic messages from the schemas' (spec) ones. */
+const zodEnglish = z.locales.en();
+
+/** The trailing `, received <type>` of zod's type messages, which depends on the input. */
+const RECEIVED = /, received \w+$/;
+
+/**
+ * What a refused field is told. A schema's own message (the spec's text) is shown as written;
+ * zod's generic ones ("Invalid input: expected string, received undefined") name no field, so
+ * they are given the field's name: `group_id is missing`, `group_id may be given only once` (a
+ * query parameter repeated), `nodes: Invalid input: expected array, received object`.
+ */
+export function validationDescription(
+  issue: FastifySchemaValidationError,
+  inQuery: boolean,
+): string {
+  const message = issue.message?.trim() ?? '';
+  const field = fieldName(issue.instancePath);
+  if (!message || !field || !isZodDefault(issue, message)) return message;
+  if (issue.keyword === 'invalid_type') {
+    if (message.endsWith('received undefined')) return `${field} is missing`;
+    if (inQuery && message.endsWith('received array')) return `${field} may be given only once`;
+  }
+  return `${field}: ${message}`;
+}
+
+/** `nodes[0].name` of the issue path `/nodes/0/name`; empty for the whole body or query. */
+function fieldName(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+}
+
+/** Whether `message` is zod's generic text for the issue (not one the schema chose). */
+function isZodDefault(issue: FastifySchemaValidationError, message: string): boolean {
+  const raw = { code: issue.keyword, path: [], ...issue.params } as unknown as Parameters<
+    typeof zodEnglish.localeError
+  >[0];
+  const fallback = zodEnglish.localeError(raw);
+  const generic = typeof fallback === 'string' ? fallback : fallback?.message;
+  if (!generic) return false;
+  return message.replace(RECEIVED, '') === generic.replace(RECEIVED, '');
 }
