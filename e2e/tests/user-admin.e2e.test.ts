@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { LABELS, MESSAGES } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { USER_LABELS } from '../../packages/web/src/features/users/labels.js';
 import {
   codeIn,
   startSmtpCapture,
@@ -317,5 +318,29 @@ describe('Email Configurations', () => {
     expect(mail.subject).toBe('Welcome to the fleet, Tara');
     expect(mail.from).toContain('Fleet Invitations');
     expect(mail.text).toMatch(/^Hi Tara,\nStart here: http:\/\/127\.0\.0\.1:\d+\/set-new-password/);
+  });
+
+  it('is also open to the super admin from User Registration, where Deployment Settings are not', async () => {
+    // Deployment Settings open only in customer mode (access §6); the super admin edits the
+    // invitation template (fleet §1) from User Registration in every deployment.
+    await page.goto('/home/userregistration/');
+    const opener = page.getByRole('button', { name: USER_LABELS.emailTemplate });
+    await opener.click();
+    const editor = page.getByRole('dialog', { name: USER_LABELS.emailTemplateHeading });
+    const form = editor.getByTestId('email-template-form');
+    await form.waitFor();
+    await form.getByLabel('Subject').fill('Your Fleetdeck account, {{first_name}}');
+    await shot('email-template-from-user-registration');
+    await form.getByRole('button', { name: 'Save template' }).click();
+    await page.getByText('Email template updated successfully.').waitFor();
+    const saved = (await api('GET', '/v1/admin/message_template?template_type=INVITE_MESSAGE')) as {
+      template: { message_subject: string };
+    };
+    expect(saved.template.message_subject).toBe('Your Fleetdeck account, {{first_name}}');
+    await page.keyboard.press('Escape');
+    await editor.waitFor({ state: 'hidden' });
+    await expect(opener.evaluate((button) => button === document.activeElement)).resolves.toBe(
+      true,
+    );
   });
 });

@@ -10,6 +10,7 @@ export const USER_LABELS = {
   columnRole: 'Role',
   addUser: 'Add User',
   ok: 'Ok',
+  emailTemplateHeading: 'Email Template Configurations',
 
   // --- This app's wording ---
   detailsHeading: 'User details',
@@ -30,7 +31,9 @@ export const USER_LABELS = {
   create: 'Create user',
   cancel: 'Cancel',
   inviteHint:
-    'The new user receives the invitation e-mail from the Email Configurations template and chooses a password from it.',
+    'The new user receives the invitation e-mail (Email Template on the User Registration page) and chooses a password from it.',
+  emailTemplate: 'Email Template',
+  loadingTemplateEditor: 'Loading the email template editor',
   createFailed: 'Could not create the user',
   failureRole: 'Role: {role}',
   save: 'Save changes',

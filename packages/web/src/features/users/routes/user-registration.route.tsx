@@ -1,7 +1,7 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@fleetdeck/contract';
-import { Box, Button, Divider, Group, Paper, Stack } from '@mantine/core';
-import { IconUserPlus } from '@tabler/icons-react';
-import { useCallback, useMemo, useState } from 'react';
+import { Box, Button, Center, Divider, Group, Loader, Modal, Paper, Stack } from '@mantine/core';
+import { IconMailCog, IconUserPlus } from '@tabler/icons-react';
+import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { NodeScreen } from '../../nodes/components/node-screen';
@@ -16,9 +16,21 @@ import { useFormDraft } from '../../auth/use-form-draft';
 import { RefreshButton } from '../../../components/refresh-button';
 
 /**
+ * The invitation template's editor (fleet-management §2 Email Template Configurations), the same
+ * form as Deployment Settings › Email Configurations, loaded when first opened. Deployment
+ * Settings open only in customer mode (access §6), so this is where a standard deployment's
+ * super admin edits the template (fleet §1).
+ */
+const EmailTemplateEditor = lazy(() =>
+  import('../../deployment-settings/tabs/email-configurations/email-configurations-tab').then(
+    (module) => ({ default: module.EmailConfigurationsTab }),
+  ),
+);
+
+/**
  * /home/userregistration/ (fleet-management §2, super admins): User Name, User Id and Role with
- * a client-side search, paging 5/10/25 (default 10), 'User not found.' when nothing matches, and
- * the Add User modal.
+ * a client-side search, paging 5/10/25 (default 10), 'User not found.' when nothing matches, the
+ * Add User modal and the Email Template Configurations.
  */
 export function UserRegistrationRoute() {
   const users = useAllUsers();
@@ -26,6 +38,7 @@ export function UserRegistrationRoute() {
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useFormDraft('users.add.open', false);
+  const [editingTemplate, setEditingTemplate] = useState(false);
   const onSearch = useCallback((value: string) => {
     setSearch(value);
     setPage(1);
@@ -59,6 +72,13 @@ export function UserRegistrationRoute() {
                   onClick={() => void users.refetch()}
                   loading={users.isFetching && !users.isPending}
                 />
+                <Button
+                  variant="default"
+                  leftSection={<IconMailCog size={16} aria-hidden="true" />}
+                  onClick={() => setEditingTemplate(true)}
+                >
+                  {USER_LABELS.emailTemplate}
+                </Button>
                 <Button
                   leftSection={<IconUserPlus size={16} aria-hidden="true" />}
                   onClick={() => setAdding(true)}
@@ -101,6 +121,24 @@ export function UserRegistrationRoute() {
         </Stack>
       </Paper>
       <AddUserModal opened={adding} onClose={() => setAdding(false)} />
+      <Modal
+        opened={editingTemplate}
+        onClose={() => setEditingTemplate(false)}
+        title={USER_LABELS.emailTemplateHeading}
+        size="xl"
+      >
+        {editingTemplate && (
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader size="sm" aria-label={USER_LABELS.loadingTemplateEditor} />
+              </Center>
+            }
+          >
+            <EmailTemplateEditor emailMobileUserpool />
+          </Suspense>
+        )}
+      </Modal>
     </NodeScreen>
   );
 }
