@@ -166,6 +166,8 @@ export const SharingRequestsQuerySchema = z.object({
     .int()
     .min(1)
     .max(SHARING_LIMITS.requestsPerPage)
+    // (`default` too, so the OpenAPI document shows the parameter as optional, which it is.)
+    .default(SHARING_LIMITS.requestsPerPage)
     .catch(SHARING_LIMITS.requestsPerPage),
 });
 export type SharingRequestsQuery = z.infer<typeof SharingRequestsQuerySchema>;
