@@ -43,7 +43,7 @@ import { FaultBreakdownPanel } from './fault-breakdown-panel';
 import { FaultDeviceTable } from './fault-device-table';
 import { FaultImageCard } from './fault-image-card';
 import { FaultTypeSelect } from './fault-type-select';
-import { useUrlSearch } from './use-url-search';
+import { useUrlSearch } from '../../nodes/components/use-url-search';
 import { RefreshButton } from '../../../components/refresh-button';
 
 /** The breakdown column beside the list on wide screens; below it on narrow ones. */
