@@ -14,6 +14,7 @@ const NODES: (NodeRegistration & { node_id: string })[] = Array.from({ length: 3
   type: 'Refrigerator',
   model: 'RF-100',
   fw_version: '1.0.0',
+  tags: [],
 }));
 const IMAGE_NAME = 'Focus test 1.1';
 const JOB_NAME = 'Focus test job';

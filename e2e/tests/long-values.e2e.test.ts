@@ -15,7 +15,13 @@ const LONG_DESCRIPTION = 'D'.repeat(500);
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const NODES: (NodeRegistration & { node_id: string })[] = [
-  { node_id: 'fd-long-001', type: 'Air Conditioner', model: 'AC-100', fw_version: '1.0.0' },
+  {
+    node_id: 'fd-long-001',
+    type: 'Air Conditioner',
+    model: 'AC-100',
+    fw_version: '1.0.0',
+    tags: [],
+  },
 ];
 
 let server: RunningServer;
@@ -148,7 +154,7 @@ describe('long values on the details screens', () => {
     for (const copy of await copies.all()) {
       // A squeezed button clips its label: some part of it is wider than the box it is shown in.
       const clipped = await copy.evaluate((button) =>
-        [button, ...button.querySelectorAll('*')].some(
+        [button, ...Array.from(button.querySelectorAll('*'))].some(
           (element) => element.scrollWidth > element.clientWidth + 1,
         ),
       );
