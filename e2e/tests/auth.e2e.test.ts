@@ -131,6 +131,33 @@ describe('small screens', () => {
     );
     expect(overflow).toBeLessThanOrEqual(0);
   });
+
+  it('says whether the phone menu is open, and closes it with Escape back to the burger', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    const burger = page.getByRole('button', { name: 'Toggle navigation' });
+    const navigation = page.getByRole('navigation', { name: 'Main navigation' });
+    const devices = navigation.getByRole('link', { name: 'Devices', exact: true });
+    const onScreen = async () => {
+      const box = await devices.boundingBox();
+      return box !== null && box.x + box.width > 0 && box.x < 390;
+    };
+    await expect(burger.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(burger.getAttribute('aria-controls')).resolves.toBe(
+      await navigation.getAttribute('id'),
+    );
+
+    await burger.click();
+    await expect(burger.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect.poll(onScreen).toBe(true);
+    await devices.focus();
+    await page.keyboard.press('Escape');
+    await expect(burger.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect.poll(onScreen).toBe(false);
+    await expect(burger.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+  });
 });
 
 describe('route guard', () => {

@@ -182,6 +182,49 @@ describe('Devices list', () => {
     await waitForRows(NODES.slice(0, 10).map((node) => node.node_id));
   });
 
+  it('keeps the search and the page in the address, so Back from a device returns to them', async () => {
+    const ids = (from: number, to: number) => NODES.slice(from, to).map((node) => node.node_id);
+    await page.goto('/home/nodes');
+    await waitForRows(ids(0, 10));
+    const search = label('Search by device id');
+    await search.fill('fd-node-');
+    await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('fd-node-');
+    const entries = await page.evaluate(() => history.length);
+    await button('Next').click();
+    await waitForRows(ids(10, 20));
+    await button('Next').click();
+    await waitForRows(ids(20, 30));
+    await expect(pageStatus().innerText()).resolves.toBe('Page 3 of 13');
+    // Paging replaces the address instead of adding history entries.
+    await expect(page.evaluate(() => history.length)).resolves.toBe(entries);
+
+    await table().getByRole('link', { name: 'fd-node-021', exact: true }).click();
+    await page.waitForURL(/\/home\/diagnostics\/report\/fd-node-021$/);
+    await page.goBack();
+    await waitForRows(ids(20, 30));
+    await expect(pageStatus().innerText()).resolves.toBe('Page 3 of 13');
+    await expect(search.inputValue()).resolves.toBe('fd-node-');
+    await button('Prev').click();
+    await waitForRows(ids(10, 20));
+    await expect(pageStatus().innerText()).resolves.toBe('Page 2 of 13');
+
+    // The page size comes back too; choosing one starts at page 1, keeping the search.
+    await label('Rows per page').selectOption('25');
+    await waitForRows(ids(0, 25));
+    await button('Next').click();
+    await waitForRows(ids(25, 50));
+    await table().getByRole('link', { name: 'fd-node-026', exact: true }).click();
+    await page.waitForURL(/\/home\/diagnostics\/report\/fd-node-026$/);
+    await page.goBack();
+    await waitForRows(ids(25, 50));
+    await expect(pageStatus().innerText()).resolves.toBe('Page 2 of 6');
+
+    // A new search starts again at page 1.
+    await search.fill('fd-node-1');
+    await waitForRows(ids(99, 124)); // fd-node-100 to fd-node-124: the ids it starts
+    await expect(pageStatus().innerText()).resolves.toBe('Page 1 of 2');
+  });
+
   it('filters by type through the dropdown and the type and status query parameters', async () => {
     const fridges = NODES.filter((node) => node.type === 'Refrigerator');
     await page.goto('/home/nodes');

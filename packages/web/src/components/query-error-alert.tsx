@@ -7,11 +7,14 @@ export function QueryErrorAlert({
   error,
   retryLabel,
   onRetry,
+  retrying = false,
   m,
 }: {
   error: unknown;
   retryLabel: string;
   onRetry: () => void;
+  /** The retry is on its way (the button spins instead of the screen showing skeletons). */
+  retrying?: boolean;
   m?: MantineSpacing;
 }) {
   return (
@@ -24,7 +27,7 @@ export function QueryErrorAlert({
     >
       <Group justify="space-between" gap="sm">
         <Text size="sm">{errorMessage(error)}</Text>
-        <Button size="xs" variant="white" color="red" onClick={onRetry}>
+        <Button size="xs" variant="white" color="red" onClick={onRetry} loading={retrying}>
           {retryLabel}
         </Button>
       </Group>

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@fleetdeck/contract';
 import { AppShell, Burger, Center, Group, Progress } from '@mantine/core';
-import { memo, type ReactNode } from 'react';
+import { memo, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { BrandMark } from '../../components/brand-mark';
 import { Copyright } from '../../components/copyright';
@@ -14,6 +14,7 @@ const FOOTER_HEIGHT = 40;
 const NAVBAR_WIDTH = 280;
 
 const PADDING = { base: 'md', sm: 'lg' } as const;
+const NAVBAR_ID = 'main-navigation';
 
 /*
  * The header and footer are memoised: a list's filters live in the query string, and each
@@ -23,11 +24,13 @@ const ShellHeader = memo(function ShellHeader({
   user,
   navOpened,
   onToggleNav,
+  burgerRef,
   loading,
 }: {
   user: CurrentUser | null;
   navOpened: boolean;
   onToggleNav: () => void;
+  burgerRef: RefObject<HTMLButtonElement | null>;
   loading: boolean;
 }) {
   return (
@@ -35,11 +38,14 @@ const ShellHeader = memo(function ShellHeader({
       <Group h="100%" px="md" justify="space-between" wrap="nowrap">
         <Group gap="sm" wrap="nowrap">
           <Burger
+            ref={burgerRef}
             opened={navOpened}
             onClick={onToggleNav}
             hiddenFrom="sm"
             size="sm"
             aria-label="Toggle navigation"
+            aria-expanded={navOpened}
+            aria-controls={NAVBAR_ID}
           />
           <Link
             to={user ? homeTarget(user.user_role) : HOME_PATH}
@@ -98,6 +104,23 @@ export function DashboardFrame({
   loading: boolean;
   children: ReactNode;
 }) {
+  const burgerRef = useRef<HTMLButtonElement>(null);
+  const navbarRef = useRef<HTMLDivElement>(null);
+
+  // On a phone the open menu covers the page: Escape closes it like any other overlay, and focus
+  // that was in the menu goes back to the burger instead of staying on a link slid off screen.
+  useEffect(() => {
+    if (!navOpened) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const focusInMenu = navbarRef.current?.contains(document.activeElement) ?? false;
+      onCloseNav();
+      if (focusInMenu) burgerRef.current?.focus();
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [navOpened, onCloseNav]);
+
   return (
     <AppShell
       header={{ height: HEADER_HEIGHT }}
@@ -105,9 +128,15 @@ export function DashboardFrame({
       navbar={{ width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
       padding={PADDING}
     >
-      <ShellHeader user={user} navOpened={navOpened} onToggleNav={onToggleNav} loading={loading} />
+      <ShellHeader
+        user={user}
+        navOpened={navOpened}
+        onToggleNav={onToggleNav}
+        burgerRef={burgerRef}
+        loading={loading}
+      />
 
-      <AppShell.Navbar p="sm" aria-label="Main navigation">
+      <AppShell.Navbar p="sm" aria-label="Main navigation" id={NAVBAR_ID} ref={navbarRef}>
         {user && <SidebarNav user={user} onNavigate={onCloseNav} />}
       </AppShell.Navbar>
 

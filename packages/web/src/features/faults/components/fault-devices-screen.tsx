@@ -15,10 +15,11 @@ import {
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { useDialogTarget } from '../../../lib/use-dialog-target';
 import { useSessionUser } from '../../auth/components/session-user';
 import { useDiagnosticsLinks } from '../../diagnostics/use-diagnostics-links';
 import { StartOtaModal, type OtaImageRef } from '../../firmware/components/start-ota-modal';
@@ -42,7 +43,7 @@ import { FaultBreakdownPanel } from './fault-breakdown-panel';
 import { FaultDeviceTable } from './fault-device-table';
 import { FaultImageCard } from './fault-image-card';
 import { FaultTypeSelect } from './fault-type-select';
-import { useUrlSearch } from './use-url-search';
+import { useUrlSearch } from '../../nodes/components/use-url-search';
 import { RefreshButton } from '../../../components/refresh-button';
 
 /** The breakdown column beside the list on wide screens; below it on narrow ones. */
@@ -68,7 +69,7 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
   const search = useUrlSearch();
   const scope = `${type}|${errCode}|${search.applied ?? ''}`;
   const paging = useCursorPaging(scope, PAGE_SIZES.faultDeviceList, DEFAULT_PAGE_SIZE);
-  const [pushing, setPushing] = useState<OtaImageRef | null>(null);
+  const pushing = useDialogTarget<OtaImageRef>();
 
   const request: FaultNodesRequest = {
     type,
@@ -116,7 +117,7 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
   };
 
   const pushImage = (image: OtaImage) =>
-    setPushing({
+    pushing.open({
       ota_image_id: image.ota_image_id,
       image_name: image.image_name,
       ...(image.fault_id !== undefined ? { fault_id: image.fault_id } : {}),
@@ -241,9 +242,9 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
       </Flex>
       {canPush && (
         <StartOtaModal
-          key={pushing?.ota_image_id ?? 'closed'}
-          image={pushing}
-          onClose={() => setPushing(null)}
+          key={pushing.target?.ota_image_id ?? 'closed'}
+          image={pushing.target}
+          onClose={pushing.close}
         />
       )}
     </Stack>

@@ -17,7 +17,7 @@ import {
 import { faultKeys } from '../api/faults.keys';
 import { FAULT_LABELS } from '../labels';
 import { FaultHistoryNodeCard } from './fault-history-node';
-import { useUrlSearch } from './use-url-search';
+import { useUrlSearch } from '../../nodes/components/use-url-search';
 import { RefreshButton } from '../../../components/refresh-button';
 
 /** The first page size of Fault History: each node brings its changes, so pages stay short. */

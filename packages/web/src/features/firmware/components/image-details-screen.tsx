@@ -3,7 +3,6 @@ import { formatMessage } from '@fleetdeck/contract';
 import {
   Anchor,
   Badge,
-  Box,
   Button,
   CopyButton,
   EmptyState,
@@ -23,10 +22,12 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailField } from '../../../components/detail-field';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { errorMessage, isApiError } from '../../../lib/api-error';
+import { useDialogTarget } from '../../../lib/use-dialog-target';
 import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { firmwareKeys } from '../api/firmware.keys';
@@ -49,15 +50,16 @@ function orNone(value: string | undefined): string {
   return value !== undefined && value.trim() !== '' ? value : FIRMWARE_LABELS.none;
 }
 
+/** A hash or id with its Copy button; the value wraps, the button keeps its width. */
 function Mono({ children }: { children: string }) {
   return (
     <Group gap="xs" wrap="nowrap" align="flex-start">
-      <Text ff="monospace" fz="sm" style={{ wordBreak: 'break-all' }}>
+      <Text ff="monospace" fz="sm" miw={0} style={{ wordBreak: 'break-all' }}>
         {children}
       </Text>
       <CopyButton value={children}>
         {({ copied, copy }) => (
-          <Button size="compact-xs" variant="subtle" onClick={copy}>
+          <Button size="compact-xs" variant="subtle" onClick={copy} style={{ flexShrink: 0 }}>
             {copied ? FIRMWARE_LABELS.copied : FIRMWARE_LABELS.copy}
           </Button>
         )}
@@ -152,8 +154,8 @@ export function ImageDetailsScreen({ mode }: { mode: ImageMode }) {
   const canStartOta = user.permissions.includes('ota.write');
   const query = useImageDetails(otaImageId);
   const image = query.data;
-  const [pushing, setPushing] = useState<OtaImageRef | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const pushing = useDialogTarget<OtaImageRef>();
+  const deleting = useDialogTarget<true>();
   const heading =
     mode === 'fault' ? FIRMWARE_LABELS.faultDetailsHeading : FIRMWARE_LABELS.detailsHeading;
 
@@ -189,77 +191,74 @@ export function ImageDetailsScreen({ mode }: { mode: ImageMode }) {
           error={query.error}
           retryLabel={FIRMWARE_LABELS.tryAgain}
           onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
         />
       )}
-      <Paper withBorder radius="lg" p="md" data-testid="image-fields">
-        <Stack gap="md">
-          <Group justify="space-between" align="center" gap="sm">
-            <Group gap="xs">
-              <Text fw={600}>{heading}</Text>
-              {image?.archived && (
-                <Badge color="gray" variant="light">
-                  {FIRMWARE_LABELS.archivedBadge}
-                </Badge>
-              )}
-            </Group>
-            <Group gap="sm">
-              {canStartOta && (
-                <Tooltip
-                  label={FIRMWARE_LABELS.archivedNoOta}
-                  disabled={!image?.archived}
-                  withArrow
-                >
-                  <Button
-                    leftSection={<IconRocket size={16} aria-hidden="true" />}
-                    disabled={image === undefined || image.archived}
-                    onClick={() => image && setPushing(image)}
+      {/* Nothing to show after a failure: the alert says so; skeletons would claim it loads. */}
+      {!(query.isError && image === undefined) && (
+        <Paper withBorder radius="lg" p="md" data-testid="image-fields">
+          <Stack gap="md">
+            <Group justify="space-between" align="center" gap="sm">
+              <Group gap="xs">
+                <Text fw={600}>{heading}</Text>
+                {image?.archived && (
+                  <Badge color="gray" variant="light">
+                    {FIRMWARE_LABELS.archivedBadge}
+                  </Badge>
+                )}
+              </Group>
+              <Group gap="sm">
+                {canStartOta && (
+                  <Tooltip
+                    label={FIRMWARE_LABELS.archivedNoOta}
+                    disabled={!image?.archived}
+                    withArrow
                   >
-                    {pushLabel}
+                    <Button
+                      leftSection={<IconRocket size={16} aria-hidden="true" />}
+                      disabled={image === undefined || image.archived}
+                      onClick={() => image && pushing.open(image)}
+                    >
+                      {pushLabel}
+                    </Button>
+                  </Tooltip>
+                )}
+                {canWrite && (
+                  <Button
+                    color="red"
+                    variant="light"
+                    leftSection={<IconTrash size={16} aria-hidden="true" />}
+                    disabled={image === undefined}
+                    onClick={() => deleting.open(true)}
+                  >
+                    {FIRMWARE_LABELS.deleteImage}
                   </Button>
-                </Tooltip>
-              )}
-              {canWrite && (
-                <Button
-                  color="red"
-                  variant="light"
-                  leftSection={<IconTrash size={16} aria-hidden="true" />}
-                  disabled={image === undefined}
-                  onClick={() => setDeleting(true)}
-                >
-                  {FIRMWARE_LABELS.deleteImage}
-                </Button>
-              )}
+                )}
+              </Group>
             </Group>
-          </Group>
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" verticalSpacing="lg">
-            {fieldsOf(config).map((field) => (
-              <Stack
-                key={field.label}
-                gap={2}
-                style={field.wide ? { gridColumn: '1 / -1' } : undefined}
-              >
-                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                  {field.label}
-                </Text>
-                <Box fz="sm">{image ? field.value(image) : <Skeleton h={14} w={140} />}</Box>
-              </Stack>
-            ))}
-          </SimpleGrid>
-        </Stack>
-      </Paper>
+            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" verticalSpacing="lg">
+              {fieldsOf(config).map((field) => (
+                <DetailField key={field.label} label={field.label} span={field.wide}>
+                  {image ? field.value(image) : <Skeleton h={14} w={140} />}
+                </DetailField>
+              ))}
+            </SimpleGrid>
+          </Stack>
+        </Paper>
+      )}
       {canStartOta && (
         <StartOtaModal
-          key={pushing?.ota_image_id ?? 'closed'}
-          image={pushing}
-          onClose={() => setPushing(null)}
+          key={pushing.target?.ota_image_id ?? 'closed'}
+          image={pushing.target}
+          onClose={pushing.close}
         />
       )}
-      {deleting && image !== undefined && (
+      {deleting.target !== null && image !== undefined && (
         <DeleteImageModal
           image={image}
-          onCancel={() => setDeleting(false)}
+          onCancel={deleting.close}
           onFinished={(deleted) => {
-            setDeleting(false);
+            deleting.close();
             void Promise.resolve(navigate(config.listPath)).then(() => {
               if (deleted) queryClient.removeQueries({ queryKey: firmwareKeys.detail(otaImageId) });
             });

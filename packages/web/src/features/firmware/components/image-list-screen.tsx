@@ -21,6 +21,7 @@ import { Link } from 'react-router';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { errorMessage } from '../../../lib/api-error';
+import { useDialogTarget } from '../../../lib/use-dialog-target';
 import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
@@ -59,8 +60,8 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
   const paging = useCursorPaging(scope, PAGE_SIZES.images, DEFAULT_PAGE_SIZE);
   const { pageSize } = paging;
   const [adding, setAdding] = useState(false);
-  const [pushing, setPushing] = useState<OtaImageRef | null>(null);
-  const [deleting, setDeleting] = useState<OtaImageRef | null>(null);
+  const pushing = useDialogTarget<OtaImageRef>();
+  const deleting = useDialogTarget<OtaImageRef>();
   const archive = useArchiveImage();
 
   const request: ImageListRequest = {
@@ -113,7 +114,7 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
     actions.push({
       label: FIRMWARE_LABELS.startOta,
       icon: <IconRocket size={14} aria-hidden="true" />,
-      onClick: setPushing,
+      onClick: pushing.open,
     });
   if (!archived && canWrite)
     actions.push({
@@ -135,7 +136,7 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
       label: FIRMWARE_LABELS.deleteImage,
       icon: <IconTrash size={14} aria-hidden="true" />,
       color: 'red',
-      onClick: setDeleting,
+      onClick: deleting.open,
     });
 
   return (
@@ -234,16 +235,16 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
       )}
       {canStartOta && (
         <StartOtaModal
-          key={pushing?.ota_image_id ?? 'closed'}
-          image={pushing}
-          onClose={() => setPushing(null)}
+          key={pushing.target?.ota_image_id ?? 'closed'}
+          image={pushing.target}
+          onClose={pushing.close}
         />
       )}
-      {deleting !== null && (
+      {deleting.target !== null && (
         <DeleteImageModal
-          image={deleting}
-          onCancel={() => setDeleting(null)}
-          onFinished={() => setDeleting(null)}
+          image={deleting.target}
+          onCancel={deleting.close}
+          onFinished={deleting.close}
         />
       )}
     </NodeScreen>

@@ -21,9 +21,10 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconFolderOff, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../../lib/api-error';
+import { useDialogTarget } from '../../../lib/use-dialog-target';
 import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTable } from '../../nodes/components/node-table';
@@ -50,23 +51,13 @@ import {
   groupQueryDisplay,
   groupTypeLabel,
 } from '../model/group-form';
+import { DetailField } from '../../../components/detail-field';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { RefreshButton } from '../../../components/refresh-button';
 
 const NO_SELECTION: ReadonlySet<string> = new Set();
 const ignore = () => undefined;
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Box fz="sm">{children}</Box>
-    </Stack>
-  );
-}
 
 /**
  * The group query with a line-break opportunity after each '&&', so a long query wraps between
@@ -112,7 +103,7 @@ export function GroupDetailsRoute() {
   const canWrite = user.permissions.includes('groups.write');
   const [pageSize, setPageSize] = useState<number>(DEFAULT_NODES_OF_GROUP_PAGE_SIZE);
   const [stack, setStack] = useState<CursorStack>(FIRST_PAGE);
-  const [deleting, setDeleting] = useState(false);
+  const deleting = useDialogTarget<true>();
 
   const query = useGroupDetails({
     group_id: groupId,
@@ -163,62 +154,66 @@ export function GroupDetailsRoute() {
           error={query.error}
           retryLabel={GROUP_LABELS.tryAgain}
           onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
         />
       )}
-      <Paper withBorder radius="lg" p="md" data-testid="group-fields">
-        <Group justify="space-between" align="flex-start" gap="md">
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" style={{ flex: 1 }}>
-            <Field label={GROUP_LABELS.fieldName}>
-              {group ? name : <Skeleton h={14} w={120} />}
-            </Field>
-            <Field label={GROUP_LABELS.fieldId}>
-              <Text ff="monospace" fz="sm">
-                {groupId}
-              </Text>
-            </Field>
-            <Field label={GROUP_LABELS.fieldType}>
-              {group ? (
-                <Badge variant="light" data-testid="group-type">
-                  {groupTypeLabel(group.is_automatic)}
-                </Badge>
-              ) : (
-                <Skeleton h={14} w={80} />
-              )}
-            </Field>
-            <Field label={GROUP_LABELS.fieldDescription}>
-              {group ? group.description || GROUP_LABELS.noDescription : <Skeleton h={14} />}
-            </Field>
-            <Field label={GROUP_LABELS.fieldQuery}>
-              {group ? (
-                <Text
-                  ff="monospace"
-                  fz="sm"
-                  data-testid="group-query"
-                  style={{ wordBreak: 'break-word' }}
-                >
-                  <QueryText query={groupQueryDisplay(group)} />
+      {/* Nothing to show after a failure: the alert says so; skeletons would claim it loads. */}
+      {!(query.isError && group === undefined) && (
+        <Paper withBorder radius="lg" p="md" data-testid="group-fields">
+          <Group justify="space-between" align="flex-start" gap="md">
+            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" miw={0} style={{ flex: 1 }}>
+              <DetailField label={GROUP_LABELS.fieldName}>
+                {group ? name : <Skeleton h={14} w={120} />}
+              </DetailField>
+              <DetailField label={GROUP_LABELS.fieldId}>
+                <Text ff="monospace" fz="sm">
+                  {groupId}
                 </Text>
-              ) : (
-                <Skeleton h={14} />
-              )}
-            </Field>
-            <Field label={GROUP_LABELS.fieldNodes}>
-              {group ? group.total : <Skeleton h={14} w={40} />}
-            </Field>
-          </SimpleGrid>
-          {canWrite && groupId !== ALL_NODES_GROUP_ID && (
-            <Button
-              color="red"
-              variant="light"
-              leftSection={<IconTrash size={16} aria-hidden="true" />}
-              onClick={() => setDeleting(true)}
-              disabled={group === undefined}
-            >
-              {GROUP_LABELS.deleteGroup}
-            </Button>
-          )}
-        </Group>
-      </Paper>
+              </DetailField>
+              <DetailField label={GROUP_LABELS.fieldType}>
+                {group ? (
+                  <Badge variant="light" data-testid="group-type">
+                    {groupTypeLabel(group.is_automatic)}
+                  </Badge>
+                ) : (
+                  <Skeleton h={14} w={80} />
+                )}
+              </DetailField>
+              <DetailField label={GROUP_LABELS.fieldDescription}>
+                {group ? group.description || GROUP_LABELS.noDescription : <Skeleton h={14} />}
+              </DetailField>
+              <DetailField label={GROUP_LABELS.fieldQuery}>
+                {group ? (
+                  <Text
+                    ff="monospace"
+                    fz="sm"
+                    data-testid="group-query"
+                    style={{ wordBreak: 'break-word' }}
+                  >
+                    <QueryText query={groupQueryDisplay(group)} />
+                  </Text>
+                ) : (
+                  <Skeleton h={14} />
+                )}
+              </DetailField>
+              <DetailField label={GROUP_LABELS.fieldNodes}>
+                {group ? group.total : <Skeleton h={14} w={40} />}
+              </DetailField>
+            </SimpleGrid>
+            {canWrite && groupId !== ALL_NODES_GROUP_ID && (
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={16} aria-hidden="true" />}
+                onClick={() => deleting.open(true)}
+                disabled={group === undefined}
+              >
+                {GROUP_LABELS.deleteGroup}
+              </Button>
+            )}
+          </Group>
+        </Paper>
+      )}
       <Paper withBorder radius="lg" data-testid="node-list">
         <Stack gap={0}>
           <Group justify="space-between" p="md">
@@ -266,12 +261,12 @@ export function GroupDetailsRoute() {
           </Box>
         </Stack>
       </Paper>
-      {deleting && (
+      {deleting.target !== null && (
         <DeleteGroupModal
           opened
           groupId={groupId}
           groupName={name}
-          onCancel={() => setDeleting(false)}
+          onCancel={deleting.close}
           onFinished={() => {
             void Promise.resolve(navigate(GROUPS_PATH)).then(() =>
               queryClient.removeQueries({ queryKey: groupKeys.detailsOf(groupId) }),

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@fleetdeck/contract';
 import { useRef, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useStableHandler } from '../../../lib/use-stable-handler';
@@ -10,17 +11,25 @@ import {
   typeFromParam,
   type TypeOption,
 } from '../model/filters';
+import {
+  POSITION_PARAMS,
+  positionFromParams,
+  withPosition,
+  withoutCursors,
+  type ListPosition,
+} from '../model/list-position';
 import { normaliseSearch } from '../model/search';
 import { NodeListPanel, type NodeListHandle } from './node-list-panel';
 import { NodeScreen } from './node-screen';
 import { SearchInput } from './search-input';
 import { StatusFilterBadge } from './status-filter-badge';
 import { TypeSelect } from './type-select';
-import { useSearchFilter } from './use-search-filter';
+import { SEARCH_DEBOUNCE_MS } from './use-search-filter';
+import { useUrlSearch } from './use-url-search';
 
-/** The query string with one parameter set (or removed when empty). */
+/** The query string with one filter set (or removed when empty), back on page 1. */
 function withParam(params: URLSearchParams, name: string, value: string | undefined) {
-  const next = new URLSearchParams(params);
+  const next = withoutCursors(params);
   if (value) next.set(name, value);
   else next.delete(name);
   return next;
@@ -29,7 +38,9 @@ function withParam(params: URLSearchParams, name: string, value: string | undefi
 /**
  * Devices list, Graphs and Device reports (fleet-management §2, access §2): the `status` and
  * `type` query parameters, a type dropdown that writes `type`, a device-id search, the node list
- * with 'Add to Device Group', and any extra actions the screen adds (Download All CSV).
+ * with 'Add to Device Group', and any extra actions the screen adds (Download All CSV). The search
+ * and the list's page (size and cursors) live in the query string too, replaced rather than
+ * pushed: Next adds no history entry, and Back from a device returns to the page it was on.
  */
 export function FleetListScreen({
   title,
@@ -43,7 +54,7 @@ export function FleetListScreen({
 }) {
   const [params, setParams] = useSearchParams();
   const list = useRef<NodeListHandle>(null);
-  const search = useSearchFilter();
+  const search = useUrlSearch('search', SEARCH_DEBOUNCE_MS, [POSITION_PARAMS.cursor]);
   const addToGroup = useAddToGroup();
   const hasAll = typeOptions.some((option) => option.value === '');
   const filtersOf = (query: URLSearchParams) => ({
@@ -54,6 +65,7 @@ export function FleetListScreen({
   const current = filtersOf(params);
   const { node_status: status, type } = current;
   const filters: AdminNodesFilters = current;
+  const position = positionFromParams(params, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE);
 
   const setParam = (name: 'status' | 'type', value: string | undefined) => {
     // The first page of the new filters is asked for before the render (B8).
@@ -69,6 +81,14 @@ export function FleetListScreen({
 
   const clearStatus = useStableHandler(() => setParam('status', undefined));
 
+  const moveTo = useStableHandler((next: ListPosition) =>
+    setParams((current) => withPosition(current, next, DEFAULT_PAGE_SIZE), {
+      replace: true,
+      // As for a filter: the page (fetched ahead) shows without waiting for a transition (B8).
+      flushSync: true,
+    }),
+  );
+
   // Enter in the search box: the search's first page is asked for before the render (B8).
   const searchNow = useStableHandler(() => {
     list.current?.prefetchFirstPage({ ...filters, search: normaliseSearch(search.text) });
@@ -83,6 +103,7 @@ export function FleetListScreen({
         emptyMessage={emptyFleetMessage(filters)}
         groupButtonLabel={NODE_LABELS.addToDeviceGroup}
         onAddToGroup={addToGroup.open}
+        position={{ value: position, onChange: moveTo }}
         actions={actions?.(filters)}
         controls={
           <>

@@ -24,6 +24,7 @@ import {
   toPageSize,
   type CursorStack,
 } from '../model/paging';
+import type { ListPosition } from '../model/list-position';
 import { NodeTable } from './node-table';
 import { NodeTablePager } from './node-table-pager';
 import { FetchingBar } from '../../../components/fetching-bar';
@@ -66,6 +67,12 @@ export interface NodeListPanelProps {
   enabled?: boolean;
   /** Shown instead of the table while not enabled. */
   idle?: ReactNode;
+  /**
+   * Where the list is, when the screen keeps it (in the query string, so that Back from a
+   * device returns to the same page). The screen then starts again at page 1 when its filters
+   * change. Without it the list keeps its own position, which a change of filters resets.
+   */
+  position?: { value: ListPosition; onChange: (next: ListPosition) => void };
 }
 
 /** The state that belongs to one set of filters: it starts over when the filters change. */
@@ -140,9 +147,11 @@ export function NodeListPanel({
   onAddToGroup,
   enabled = true,
   idle,
+  position,
 }: NodeListPanelProps) {
   const queryClient = useQueryClient();
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [ownPageSize, setOwnPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const pageSize = position?.value.pageSize ?? ownPageSize;
   const diagnosticsLinks = useDiagnosticsLinks();
   const filterKey = JSON.stringify(filters);
   const pagingKey = `${filterKey}|${pageSize}`;
@@ -151,7 +160,7 @@ export function NodeListPanel({
     key: filterKey,
     value: new Set(),
   });
-  const stack = paging.key === pagingKey ? paging.value : FIRST_PAGE;
+  const stack = position?.value.stack ?? (paging.key === pagingKey ? paging.value : FIRST_PAGE);
   const selected = selection.key === filterKey ? selection.value : new Set<string>();
 
   const own = useOwnNodesOnly();
@@ -212,9 +221,17 @@ export function NodeListPanel({
   const addToGroup = useStableHandler(() =>
     onAddToGroup?.([...selected], () => setSelection({ key: filterKey, value: new Set() })),
   );
-  const prev = useStableHandler(() => setPaging({ key: pagingKey, value: goPrev(stack) }));
+  const moveTo = useStableHandler((next: ListPosition) => {
+    if (position !== undefined) {
+      position.onChange(next);
+      return;
+    }
+    setOwnPageSize(next.pageSize);
+    setPaging({ key: `${filterKey}|${next.pageSize}`, value: next.stack });
+  });
+  const prev = useStableHandler(() => moveTo({ pageSize, stack: goPrev(stack) }));
   const next = useStableHandler(() => {
-    if (canGoNext(nextId)) setPaging({ key: pagingKey, value: goNext(stack, nextId) });
+    if (canGoNext(nextId)) moveTo({ pageSize, stack: goNext(stack, nextId) });
   });
   const changePageSize = useStableHandler((size: number) => {
     const next = toPageSize(size, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE);
@@ -224,7 +241,7 @@ export function NodeListPanel({
         adminNodesQueryOptions(listRequest(filters, next, undefined, own)),
       );
     }
-    setPageSize(next);
+    moveTo({ pageSize: next, stack: FIRST_PAGE });
   });
 
   const showTable = enabled || idle === undefined;

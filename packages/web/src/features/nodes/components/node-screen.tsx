@@ -1,6 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { WRAP_ANYWHERE } from '../../../components/detail-field';
 
 /** The frame of a node screen: its heading, an optional line under it, then the list. */
 export function NodeScreen({
@@ -16,11 +17,11 @@ export function NodeScreen({
   return (
     <Stack gap="lg">
       <Stack gap={2}>
-        <Title order={1} size="h2">
+        <Title order={1} size="h2" style={WRAP_ANYWHERE}>
           {title}
         </Title>
         {subtitle !== undefined && (
-          <Text c="dimmed" size="sm">
+          <Text c="dimmed" size="sm" style={WRAP_ANYWHERE}>
             {subtitle}
           </Text>
         )}

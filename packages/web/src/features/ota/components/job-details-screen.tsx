@@ -1,7 +1,6 @@
 import {
   Anchor,
   Badge,
-  Box,
   Breadcrumbs,
   Button,
   EmptyState,
@@ -9,17 +8,17 @@ import {
   Paper,
   SimpleGrid,
   Skeleton,
-  Stack,
   Text,
   Tooltip,
 } from '@mantine/core';
 import { IconArrowLeft, IconBan, IconFileOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { DetailField } from '../../../components/detail-field';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { errorMessage, isApiError } from '../../../lib/api-error';
+import { useDialogTarget } from '../../../lib/use-dialog-target';
 import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { useJobDetails } from '../api/job-details.query';
@@ -42,17 +41,6 @@ import { JobNodesPanel } from './job-nodes-panel';
 import { JobProgressBar } from './job-progress-bar';
 import { JobStatusBadge } from './job-status-badge';
 import { RefreshButton } from '../../../components/refresh-button';
-
-function Field({ label, children, span }: { label: string; children: ReactNode; span?: boolean }) {
-  return (
-    <Stack gap={2} style={span ? { gridColumn: '1 / -1' } : undefined}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Box fz="sm">{children}</Box>
-    </Stack>
-  );
-}
 
 function TargetList({ display, testId }: { display: TargetListDisplay; testId: string }) {
   switch (display.kind) {
@@ -106,7 +94,7 @@ export function JobDetailsScreen({
   const user = useSessionUser();
   const canWrite = user.permissions.includes('ota.write');
   const queryClient = useQueryClient();
-  const [cancelling, setCancelling] = useState(false);
+  const cancelling = useDialogTarget<true>();
   const query = useJobDetails(otaJobId);
   const summary = useJobSummary(otaJobId);
   useLiveJob(otaJobId);
@@ -139,6 +127,8 @@ export function JobDetailsScreen({
   const cancellable = job !== undefined && canCancelJob(job.status);
   // The summary endpoint is the fresher; the job carries one too, so the bar shows at once.
   const progress = summary.data ?? job?.summary;
+  // Nothing to show: the alert and its Try again say so; skeletons would claim it still loads.
+  const failed = query.isError && job === undefined;
 
   return (
     <NodeScreen title={job ? job.ota_job_name : mode.detailsHeading}>
@@ -169,7 +159,7 @@ export function JobDetailsScreen({
               variant="light"
               leftSection={<IconBan size={16} aria-hidden="true" />}
               disabled={!cancellable}
-              onClick={() => setCancelling(true)}
+              onClick={() => cancelling.open(true)}
             >
               {OTA_LABELS.cancelJob}
             </Button>
@@ -181,81 +171,90 @@ export function JobDetailsScreen({
           error={query.error}
           retryLabel={OTA_LABELS.tryAgain}
           onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
         />
       )}
-      <Paper withBorder radius="lg" data-testid="job-fields" style={{ overflow: 'hidden' }}>
-        <FetchingBar active={fetching} label={OTA_LABELS.refresh} />
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md" p="md">
-          <Field label={OTA_LABELS.fieldName}>{job ? job.ota_job_name : skeleton(140)}</Field>
-          <Field label={OTA_LABELS.fieldId}>
-            <Text ff="monospace" fz="sm" style={{ wordBreak: 'break-all' }}>
-              {otaJobId}
-            </Text>
-          </Field>
-          <Field label={OTA_LABELS.fieldStatus}>
-            {job ? <JobStatusBadge status={job.status} /> : skeleton(70)}
-          </Field>
-          <Field label={OTA_LABELS.fieldImageId}>
-            {job ? (
-              <Anchor
-                component={Link}
-                to={mode.imageDetailsPath(job.ota_image_id)}
-                ff="monospace"
-                fz="sm"
-                data-testid="job-image-link"
-              >
-                {job.ota_image_id}
-              </Anchor>
-            ) : (
-              skeleton(120)
-            )}
-          </Field>
-          <Field label={OTA_LABELS.fieldTriggeredAt}>
-            {job ? date(job.triggered_timestamp) : skeleton(110)}
-          </Field>
-          {cancelled !== undefined && (
-            <Field label={OTA_LABELS.fieldCancelledAt}>
-              <Text fz="sm" data-testid="job-cancelled-at">
-                {date(cancelled)}
+      {!failed && (
+        <Paper withBorder radius="lg" data-testid="job-fields" style={{ overflow: 'hidden' }}>
+          <FetchingBar active={fetching} label={OTA_LABELS.refresh} />
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md" p="md">
+            <DetailField label={OTA_LABELS.fieldName}>
+              {job ? job.ota_job_name : skeleton(140)}
+            </DetailField>
+            <DetailField label={OTA_LABELS.fieldId}>
+              <Text ff="monospace" fz="sm" style={{ wordBreak: 'break-all' }}>
+                {otaJobId}
               </Text>
-            </Field>
-          )}
-          <Field label={OTA_LABELS.fieldTotalCount}>{job ? job.total_count : skeleton(30)}</Field>
-          <Field label={OTA_LABELS.fieldCompletedCount}>
-            {job ? (
-              <Text fz="sm" data-testid="job-completed-count">
-                {completedCountText(job.completed_count, progress ?? job.summary)}
-              </Text>
-            ) : (
-              skeleton(30)
+            </DetailField>
+            <DetailField label={OTA_LABELS.fieldStatus}>
+              {job ? <JobStatusBadge status={job.status} /> : skeleton(70)}
+            </DetailField>
+            <DetailField label={OTA_LABELS.fieldImageId}>
+              {job ? (
+                <Anchor
+                  component={Link}
+                  to={mode.imageDetailsPath(job.ota_image_id)}
+                  ff="monospace"
+                  fz="sm"
+                  data-testid="job-image-link"
+                >
+                  {job.ota_image_id}
+                </Anchor>
+              ) : (
+                skeleton(120)
+              )}
+            </DetailField>
+            <DetailField label={OTA_LABELS.fieldTriggeredAt}>
+              {job ? date(job.triggered_timestamp) : skeleton(110)}
+            </DetailField>
+            {cancelled !== undefined && (
+              <DetailField label={OTA_LABELS.fieldCancelledAt}>
+                <Text fz="sm" data-testid="job-cancelled-at">
+                  {date(cancelled)}
+                </Text>
+              </DetailField>
             )}
-          </Field>
-          <Field label={OTA_LABELS.fieldGroups} span>
-            {job ? (
-              <TargetList display={jobGroupsDisplay(job.node_groups)} testId="job-groups" />
-            ) : (
-              skeleton(200)
-            )}
-          </Field>
-          <Field label={OTA_LABELS.fieldNodes} span>
-            {job ? (
-              <TargetList display={jobNodesDisplay(job.nodes)} testId="job-target-nodes" />
-            ) : (
-              skeleton(200)
-            )}
-          </Field>
-        </SimpleGrid>
-      </Paper>
-      <Paper withBorder radius="lg" p="md">
-        {progress ? <JobProgressBar summary={progress} mode={mode} /> : <Skeleton h={60} />}
-      </Paper>
+            <DetailField label={OTA_LABELS.fieldTotalCount}>
+              {job ? job.total_count : skeleton(30)}
+            </DetailField>
+            <DetailField label={OTA_LABELS.fieldCompletedCount}>
+              {job ? (
+                <Text fz="sm" data-testid="job-completed-count">
+                  {completedCountText(job.completed_count, progress ?? job.summary)}
+                </Text>
+              ) : (
+                skeleton(30)
+              )}
+            </DetailField>
+            <DetailField label={OTA_LABELS.fieldGroups} span>
+              {job ? (
+                <TargetList display={jobGroupsDisplay(job.node_groups)} testId="job-groups" />
+              ) : (
+                skeleton(200)
+              )}
+            </DetailField>
+            <DetailField label={OTA_LABELS.fieldNodes} span>
+              {job ? (
+                <TargetList display={jobNodesDisplay(job.nodes)} testId="job-target-nodes" />
+              ) : (
+                skeleton(200)
+              )}
+            </DetailField>
+          </SimpleGrid>
+        </Paper>
+      )}
+      {(progress !== undefined || !failed) && (
+        <Paper withBorder radius="lg" p="md">
+          {progress ? <JobProgressBar summary={progress} mode={mode} /> : <Skeleton h={60} />}
+        </Paper>
+      )}
       <JobNodesPanel otaJobId={otaJobId} mode={mode} />
-      {cancelling && job && (
+      {cancelling.target !== null && job && (
         <JobActionModal
           action="cancel"
           otaJobId={otaJobId}
           jobName={job.ota_job_name}
-          onClose={() => setCancelling(false)}
+          onClose={cancelling.close}
         />
       )}
     </NodeScreen>

@@ -1,10 +1,10 @@
 import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES, type OtaJob } from '@fleetdeck/contract';
 import { Anchor, Box, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconArchive, IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
+import { useDialogTarget } from '../../../lib/use-dialog-target';
 import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
@@ -37,7 +37,7 @@ export function JobListScreen({
   const canWrite = user.permissions.includes('ota.write');
   const search = useSearchFilter();
   const paging = useCursorPaging(search.applied ?? '', PAGE_SIZES.jobs, DEFAULT_PAGE_SIZE);
-  const [acting, setActing] = useState<{ job: OtaJob; action: JobAction } | null>(null);
+  const acting = useDialogTarget<{ job: OtaJob; action: JobAction }>();
 
   const request: JobListRequest = {
     archived,
@@ -115,7 +115,7 @@ export function JobListScreen({
               mode={mode}
               archived={archived}
               actions={canWrite}
-              onAction={(job, action) => setActing({ job, action })}
+              onAction={(job, action) => acting.open({ job, action })}
               skeletonRows={paging.pageSize}
               stale={stale}
               emptyMessage={MESSAGES.noOtaJobs}
@@ -133,12 +133,12 @@ export function JobListScreen({
           </Box>
         </Stack>
       </Paper>
-      {acting && (
+      {acting.target !== null && (
         <JobActionModal
-          action={acting.action}
-          otaJobId={acting.job.ota_job_id}
-          jobName={acting.job.ota_job_name}
-          onClose={() => setActing(null)}
+          action={acting.target.action}
+          otaJobId={acting.target.job.ota_job_id}
+          jobName={acting.target.job.ota_job_name}
+          onClose={acting.close}
         />
       )}
     </NodeScreen>
