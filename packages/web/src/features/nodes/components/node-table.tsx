@@ -207,7 +207,16 @@ export function NodeTable({
           {nodes !== undefined && nodes.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={columnCount}>
-                <Text ta="center" c="dimmed" py="xl" data-testid="node-table-empty">
+                {/* Centred in the part of the table that is on screen: on a phone the table is
+                    wider than the screen and scrolls sideways, and a message centred across all
+                    of it was cut off. */}
+                <Text
+                  ta="center"
+                  c="dimmed"
+                  py="xl"
+                  className={classes.emptyMessage}
+                  data-testid="node-table-empty"
+                >
                   {emptyMessage}
                 </Text>
               </Table.Td>
