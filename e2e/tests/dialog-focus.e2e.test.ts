@@ -2,7 +2,8 @@ import { type NodeRegistration } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext } from '../helpers/browser.js';
-import { apiJson, apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { seedOtaFixture } from '../helpers/ota-fixture.js';
 import { signIn } from '../helpers/session.js';
 
 /**
@@ -31,24 +32,11 @@ let jobId: string;
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-  const token = await apiToken(server.url);
-  const api = <T>(method: string, path: string, body?: unknown) =>
-    apiJson<T>(server.url, token, method, path, body);
-  await api('POST', '/v1/admin/node_ids', { nodes: NODES });
-  ({ ota_image_id: imageId } = await api<{ ota_image_id: string }>('POST', '/v1/admin/otaimage', {
-    image_name: IMAGE_NAME,
-    type: 'Refrigerator',
-    model: 'RF-100',
-    fw_version: '1.1.0',
-    base64_fwimage: Buffer.alloc(1024, 1).toString('base64'),
-  }));
-  ({ group_id: groupId } = await api<{ group_id: string }>('POST', '/v1/admin/node_group', {
-    group_name: 'Focus bench',
-  }));
-  ({ ota_job_id: jobId } = await api<{ ota_job_id: string }>('POST', '/v1/admin/otajob', {
-    ota_job_name: JOB_NAME,
-    ota_image_id: imageId,
-    nodes: NODES.map((node) => node.node_id),
+  ({ imageId, groupId, jobId } = await seedOtaFixture(server.url, {
+    nodes: NODES,
+    image: { image_name: IMAGE_NAME, fw_version: '1.1.0', fill: 1 },
+    group: { group_name: 'Focus bench' },
+    jobName: JOB_NAME,
   }));
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { apiJson, apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { seedOtaFixture } from '../helpers/ota-fixture.js';
 import { signIn } from '../helpers/session.js';
 
 /**
@@ -36,33 +37,20 @@ let jobId: string;
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-  const token = await apiToken(server.url);
-  const api = <T>(method: string, path: string, body?: unknown) =>
-    apiJson<T>(server.url, token, method, path, body);
-  await api('POST', '/v1/admin/node_ids', { nodes: NODES });
-  ({ ota_image_id: imageId } = await api<{ ota_image_id: string }>('POST', '/v1/admin/otaimage', {
-    image_name: LONG_NAME,
-    type: 'Air Conditioner',
-    model: 'AC-100',
-    fw_version: '2.0.0',
-    base64_fwimage: Buffer.alloc(1024, 2).toString('base64'),
+  ({ imageId, groupId, jobId } = await seedOtaFixture(server.url, {
+    nodes: NODES,
+    image: { image_name: LONG_NAME, fw_version: '2.0.0', fill: 2 },
+    group: { group_name: LONG_NAME, description: LONG_DESCRIPTION },
+    jobName: LONG_NAME,
   }));
-  await api('POST', '/v1/admin/otaimage', {
+  // A fault image with the same name, for the Fault List.
+  await apiJson(server.url, await apiToken(server.url), 'POST', '/v1/admin/otaimage', {
     image_name: LONG_NAME,
     type: 'Air Conditioner',
     fw_version: '2.0.1',
     fault_id: 'E5',
     base64_fwimage: Buffer.alloc(1024, 3).toString('base64'),
   });
-  ({ group_id: groupId } = await api<{ group_id: string }>('POST', '/v1/admin/node_group', {
-    group_name: LONG_NAME,
-    description: LONG_DESCRIPTION,
-  }));
-  ({ ota_job_id: jobId } = await api<{ ota_job_id: string }>('POST', '/v1/admin/otajob', {
-    ota_job_name: LONG_NAME,
-    ota_image_id: imageId,
-    nodes: NODES.map((node) => node.node_id),
-  }));
 });
 afterAll(async () => {
   await closeBrowser?.();
