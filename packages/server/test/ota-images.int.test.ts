@@ -278,6 +278,38 @@ describe.each(DIALECTS)('firmware images on %s', (dialect) => {
     expect(forged.statusCode).toBe(403);
   });
 
+  it('makes one image of an upload however many requests name it at once, and keeps a refused one usable', async () => {
+    const bytes = imageBytes(4000, 9);
+    const ticket = await call('GET', '/v1/otaimage/package/upload?file_name=raced.bin');
+    const { url, file_path: filePath } = ticket.json<{ url: string; file_path: string }>();
+    const body = { file_path: filePath, image_name: 'raced package', type: 'Refrigerator' };
+
+    // Named before its file arrived: refused, and the upload is still there for a retry.
+    const early = await call('POST', '/v1/otaimage/package', body);
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toMatchObject({ description: SERVER_MESSAGES.uploadNotFound });
+    const put = await server.app.inject({ method: 'PUT', url: local(url), payload: bytes });
+    expect(put.statusCode, put.body).toBe(200);
+
+    // Several at once (a double-click, a retrying client): one image; before, each request made
+    // an image of the one file, and deleting one of them deleted the others' file.
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => call('POST', '/v1/otaimage/package', body)),
+    );
+    const made = answers.filter((answer) => answer.statusCode === 200);
+    expect(made).toHaveLength(1);
+    for (const answer of answers.filter((a) => a.statusCode !== 200)) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toMatchObject({ description: SERVER_MESSAGES.uploadNotFound });
+    }
+    const listed = await call('GET', '/v1/admin/otaimage?image_name=raced%20package');
+    expect(listed.json<ImageList>().total).toBe(1);
+    const image = await imageById(made[0]!.json<{ ota_image_id: string }>().ota_image_id);
+    const download = await server.app.inject({ method: 'GET', url: local(image.image_url) });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(bytes)).toBe(true);
+  });
+
   it('closes the connection after refusing an upload it has not read to the end', async () => {
     // Over real HTTP: a refusal sent before the body was read left the rest of the body in a
     // kept-alive connection, and the client's next request on it hung (found under a full disk).

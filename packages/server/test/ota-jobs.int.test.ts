@@ -589,4 +589,44 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
     expect(seen.length).toBe(total);
     expect(new Set(seen).size).toBe(total);
   });
+
+  it('never keeps an active job whose image was deleted at the same moment', async () => {
+    // QUALITY R4: on PostgreSQL the job checked its image before its transaction and the delete
+    // looked for active jobs without a lock, so both could succeed: an active job that could
+    // never offer anything (31 of 40 tries in an audit).
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 12; round++) {
+      const image = await call('POST', '/v1/admin/otaimage', {
+        image_name: `raced ${round}`,
+        type: 'Refrigerator',
+        base64_fwimage: Buffer.from(`raced image ${round}`).toString('base64'),
+      });
+      expect(image.statusCode, image.body).toBe(200);
+      const racedId = image.json<{ ota_image_id: string }>().ota_image_id;
+      const [created, deleted] = await Promise.all([
+        call('POST', '/v1/admin/otajob', {
+          ota_job_name: `raced ${round}`,
+          ota_image_id: racedId,
+          nodes: ['FR1', 'FR2'],
+        }),
+        call('DELETE', `/v1/admin/otaimage?ota_image_id=${racedId}`),
+      ]);
+      outcomes.add(`${created.statusCode}/${deleted.statusCode}`);
+      if (created.statusCode === 200) {
+        expect(deleted.statusCode, deleted.body).toBe(400);
+        expect(deleted.json()).toMatchObject({ description: SERVER_MESSAGES.imageInUse });
+        const images = await call('GET', `/v1/admin/otaimage?ota_image_id=${racedId}`);
+        expect(images.json<{ total: number }>().total).toBe(1);
+        const jobId = created.json<{ ota_job_id: string }>().ota_job_id;
+        expect((await call('PUT', '/v1/admin/otajob', { ota_job_id: jobId })).statusCode).toBe(
+          200,
+        );
+      } else {
+        expect(deleted.statusCode, deleted.body).toBe(200);
+        expect(created.statusCode, created.body).toBe(404);
+        expect(created.json()).toMatchObject({ description: SERVER_MESSAGES.imageNotFound });
+      }
+    }
+    expect([...outcomes].every((o) => o === '200/400' || o === '404/200')).toBe(true);
+  });
 });

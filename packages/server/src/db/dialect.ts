@@ -58,3 +58,22 @@ export async function nodesReportingParam(
       order by f.node_id`.execute(db);
   return result.rows.map((row) => row.node_id);
 }
+
+/**
+ * Locks one firmware image's row until the current transaction ends: `update` to delete it,
+ * `share` to start a job with it. On PostgreSQL a job being created and the image being deleted
+ * at the same moment then see each other (the delete finds the job, or the job finds no image);
+ * SQLite has one writer already. Returns whether the image exists and is not archived.
+ */
+export async function lockImageRow(
+  trx: QueryExecutorProvider,
+  otaImageId: string,
+  mode: 'update' | 'share',
+): Promise<{ exists: boolean; archived: boolean }> {
+  const lock =
+    trx.getExecutor().adapter instanceof PostgresAdapter ? sql.raw(` for ${mode}`) : sql``;
+  const result = await sql<{ archived: number }>`select archived from ota_images
+      where ota_image_id = ${otaImageId}${lock}`.execute(trx);
+  const row = result.rows[0];
+  return { exists: row !== undefined, archived: row !== undefined && Number(row.archived) !== 0 };
+}

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { lockImageRow } from '../db/dialect.js';
 import type { Database, OtaImagesTable } from '../db/schema.js';
 import { atOrOlderThan } from './keyset.js';
 
@@ -120,12 +121,17 @@ export async function setImageArchived(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Deletes the image row unless an active job uses it; says which happened. */
+/**
+ * Deletes the image row unless an active job uses it; says which happened. The image's row is
+ * locked first, so a job being created with it at the same moment either commits before the
+ * check below (and is found) or finds the image gone.
+ */
 export async function deleteImageIfUnused(
   db: Kysely<Database>,
   otaImageId: string,
 ): Promise<'deleted' | 'in-use' | 'missing'> {
   return db.transaction().execute(async (trx) => {
+    if (!(await lockImageRow(trx, otaImageId, 'update')).exists) return 'missing';
     const activeJob = await trx
       .selectFrom('ota_jobs')
       .select('ota_job_id')
@@ -169,15 +175,6 @@ export function findUploadByKey(db: Kysely<Database>, blobKey: string) {
     .executeTakeFirst();
 }
 
-/** The upload named by a file_path. */
-export function findUpload(db: Kysely<Database>, filePath: string) {
-  return db
-    .selectFrom('ota_uploads')
-    .selectAll()
-    .where('file_path', '=', filePath)
-    .executeTakeFirst();
-}
-
 /** Marks an upload complete with the size that arrived. */
 export async function completeUpload(
   db: Kysely<Database>,
@@ -189,6 +186,32 @@ export async function completeUpload(
     .updateTable('ota_uploads')
     .set({ file_size: size, completed_at: now })
     .where('blob_key', '=', blobKey)
+    .execute();
+}
+
+/**
+ * Takes an upload for one image: deletes its row and returns it, or undefined when there is none
+ * (never handed out, already taken by a request running at the same moment, or expired). Only
+ * the request that took it may make an image of its file; on failure it gives the row back
+ * (`restoreUpload`).
+ */
+export async function takeUpload(db: Kysely<Database>, filePath: string) {
+  return db
+    .deleteFrom('ota_uploads')
+    .where('file_path', '=', filePath)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Puts back an upload taken by `takeUpload` that did not become an image. */
+export async function restoreUpload(
+  db: Kysely<Database>,
+  upload: Selectable<Database['ota_uploads']>,
+): Promise<void> {
+  await db
+    .insertInto('ota_uploads')
+    .values(upload)
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }
 

@@ -15,14 +15,15 @@ import {
   completeUpload,
   deleteImageIfUnused,
   deleteUpload,
+  restoreUpload,
   findImage,
-  findUpload,
   findUploadByKey,
   insertImage,
   insertUpload,
   listImages,
   setImageArchived,
   staleUploads,
+  takeUpload,
   type OtaImageRow,
 } from '../../repositories/ota-image.repository.js';
 import { BlobTooLargeError, type BlobDigest, type BlobStore } from '../../storage/blob-store.js';
@@ -120,33 +121,43 @@ export class ImageService {
    * (an S3 presigned PUT) as for the local upload route.
    */
   async createFromUpload(body: CreatePackageImageBody): Promise<OtaImageRow> {
-    const upload = await findUpload(this.db, body.file_path);
-    const size = upload ? await this.store.size(upload.blob_key) : undefined;
-    if (!upload || size === undefined)
-      throw badRequest(SERVER_MESSAGES.uploadNotFound, ERROR_CODES.uploadInvalid);
-    if (size > this.maxBytes) {
-      await this.store.delete(upload.blob_key);
-      await deleteUpload(this.db, upload.file_path);
-      throw tooLarge();
+    // Taken, not read: of several requests naming the same upload at once, one makes the image
+    // and the others find no upload (before, each made an image of the one file, and deleting
+    // one image deleted the others' file).
+    const upload = await takeUpload(this.db, body.file_path);
+    if (!upload) throw badRequest(SERVER_MESSAGES.uploadNotFound, ERROR_CODES.uploadInvalid);
+    let used = false;
+    try {
+      const size = await this.store.size(upload.blob_key);
+      if (size === undefined)
+        throw badRequest(SERVER_MESSAGES.uploadNotFound, ERROR_CODES.uploadInvalid);
+      if (size > this.maxBytes) {
+        await this.store.delete(upload.blob_key);
+        used = true;
+        throw tooLarge();
+      }
+      const digest = await this.store.digest(upload.blob_key);
+      if (digest.size === 0)
+        throw badRequest(SERVER_MESSAGES.emptyImage, ERROR_CODES.otaImageInvalid);
+      if (isZipName(upload.file_name)) {
+        const head = await readHead(this.store, upload.blob_key);
+        checkZipHeader(head);
+      }
+      const row = await this.record(
+        newOtaId(),
+        upload.blob_key,
+        upload.file_name,
+        body,
+        digest,
+        upload.user_id,
+      );
+      used = true;
+      return row;
+    } finally {
+      // Refused (not uploaded yet, empty, not a zip…): the upload stays usable for a retry, and
+      // the sweep still removes it when it expires.
+      if (!used) await restoreUpload(this.db, upload);
     }
-    const digest = await this.store.digest(upload.blob_key);
-    if (digest.size === 0)
-      throw badRequest(SERVER_MESSAGES.emptyImage, ERROR_CODES.otaImageInvalid);
-    if (isZipName(upload.file_name)) {
-      const head = await readHead(this.store, upload.blob_key);
-      checkZipHeader(head);
-    }
-    const otaImageId = newOtaId();
-    const row = await this.record(
-      otaImageId,
-      upload.blob_key,
-      upload.file_name,
-      body,
-      digest,
-      upload.user_id,
-    );
-    await deleteUpload(this.db, upload.file_path);
-    return row;
   }
 
   /**

@@ -12,7 +12,7 @@ import {
 } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/database.js';
-import { nodesReportingParam } from '../../db/dialect.js';
+import { lockImageRow, nodesReportingParam } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { findImage } from '../../repositories/ota-image.repository.js';
@@ -146,6 +146,13 @@ export class OtaJobService {
   ): Promise<number> {
     const { image, nodes, groups } = targets;
     return this.db.transaction().execute(async (trx) => {
+      // Read again under a lock: the image may have been deleted or archived since it was read
+      // above (a delete waits for this job, or this job waits for the delete and refuses).
+      const current = await lockImageRow(trx, image.ota_image_id, 'share');
+      if (!current.exists)
+        throw notFound(SERVER_MESSAGES.imageNotFound, ERROR_CODES.otaImageNotFound);
+      if (current.archived)
+        throw badRequest(SERVER_MESSAGES.imageArchived, ERROR_CODES.otaImageArchived);
       const count = await insertJobWithExecutions(
         trx,
         {
