@@ -18,6 +18,24 @@ export async function lockGroupMembership(trx: QueryExecutorProvider): Promise<v
     await sql`select pg_advisory_xact_lock(${GROUP_MEMBERSHIP_LOCK})`.execute(trx);
 }
 
+/**
+ * Locks the tag counts a node's tag change will move, in (facet, value) order, before the
+ * node_tags triggers move them one statement after another (removals, then additions): two nodes
+ * swapping tags would otherwise take the same two rows in opposite orders (ADR 37). A missing
+ * row is created with 0, so it is taken in order too. SQLite has one writer already.
+ */
+export async function lockTagCounts(
+  trx: QueryExecutorProvider,
+  tags: readonly string[],
+): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter) || tags.length === 0) return;
+  // Sorted by the database (its collation), as the counting triggers sort their rows.
+  const values = sql.join([...new Set(tags)].map((tag) => sql`(${tag}::varchar)`));
+  await sql`insert into node_facet_counts (facet, value, n)
+    select 'tag', t.value, 0 from (values ${values}) as t (value) order by t.value
+    on conflict (facet, value) do update set n = node_facet_counts.n`.execute(trx);
+}
+
 /** An arbitrary constant key for the node-ownership (claim/release statistics) advisory lock. */
 const NODE_OWNERSHIP_LOCK = 74_202;
 
