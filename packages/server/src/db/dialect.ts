@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import type { NodeGroupsTable } from './schema.js';
 
 /** Whether a Kysely instance talks to PostgreSQL (else SQLite). Dialect checks live in db/ only. */
 export function isPostgres<DB>(db: Kysely<DB>): boolean {
@@ -16,6 +17,29 @@ const GROUP_MEMBERSHIP_LOCK = 74_201;
 export async function lockGroupMembership(trx: QueryExecutorProvider): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter)
     await sql`select pg_advisory_xact_lock(${GROUP_MEMBERSHIP_LOCK})`.execute(trx);
+}
+
+/**
+ * Reads a group and, on PostgreSQL, locks its row until the transaction ends, before anything of
+ * the group is written: concurrent membership changes of one group then run one after the other
+ * instead of locking member rows in different orders, and a change that waited for a deletion
+ * sees the group gone (ADR 37). `members` (FOR NO KEY UPDATE) still lets other transactions add
+ * members that reference the group (automatic membership); `delete` (FOR UPDATE) does not.
+ * SQLite has one writer already: there it is a plain read.
+ */
+export async function lockGroup(
+  trx: QueryExecutorProvider,
+  groupId: string,
+  purpose: 'members' | 'delete',
+): Promise<NodeGroupsTable | undefined> {
+  const lock = !(trx.getExecutor().adapter instanceof PostgresAdapter)
+    ? sql``
+    : purpose === 'delete'
+      ? sql`for update`
+      : sql`for no key update`;
+  const { rows } = await sql<NodeGroupsTable>`select * from node_groups
+    where group_id = ${groupId} ${lock}`.execute(trx);
+  return rows[0];
 }
 
 /**
