@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   storageFull: 100080,
   /** The server's storage failed to read or write (I/O error): answered with 503. */
   storageFailed: 100081,
+  /** The database kept refusing a write because of concurrent ones (deadlocks): answered with 503. */
+  writeConflict: 100082,
   incorrectCredentials: 101009,
   currentPasswordWrong: 101007,
   passwordPolicy: 101004,
@@ -114,6 +116,9 @@ export const SERVER_MESSAGES = {
     'The server has run out of storage space, so nothing was saved. Try again once space has been freed.',
   storageFailed:
     'The server could not read or write its storage, so nothing was saved. Try again shortly.',
+  writeConflict:
+    'The server was busy with other changes to the same data, so nothing was saved. Try again.',
+  groupNotFound: 'Node group does not exist',
   groupNameRequired: 'Please provide group name.',
   groupNameTooLong: 'Group name can have at most 64 characters.',
   groupDescriptionTooLong: 'Description can have at most 500 characters.',

@@ -22,6 +22,8 @@ import { DIALECTS, openTestDatabase } from './helpers/test-server.js';
 // seed rows exactly as they were, and the next start must migrate as if nothing had happened.
 
 const NAMES = Object.keys(MIGRATIONS);
+/** Migrations with nothing to do on SQLite (their only statement there is the bookkeeping). */
+const NOTHING_ON_SQLITE: ReadonlySet<string> = new Set(['0023-counter-lock-order']);
 const INTERRUPTED = 'interrupted here (test)';
 /** Where Kysely's migrator records the applied migrations. */
 const MIGRATION_TABLE = 'kysely_migration';
@@ -160,7 +162,10 @@ describe.each(DIALECTS)('every migration interrupted and re-run on %s (R8)', (di
 
   it('counts every migration, each with its statements and its bookkeeping', () => {
     expect(Object.keys(statements)).toEqual(NAMES);
-    for (const name of NAMES) expect(statements[name]).toBeGreaterThanOrEqual(2);
+    for (const name of NAMES) {
+      const own = dialect === 'sqlite' && NOTHING_ON_SQLITE.has(name) ? 0 : 1;
+      expect(statements[name], name).toBeGreaterThanOrEqual(own + 1);
+    }
   });
 
   it.each(NAMES)(
@@ -173,7 +178,9 @@ describe.each(DIALECTS)('every migration interrupted and re-run on %s (R8)', (di
       // attempt needs a database of its own.
       const n = statements[name]!;
       const halfWay = Math.max(1, Math.ceil((n - 1) / 2));
-      const failPoints = [...new Set([...(dialect === 'sqlite' ? [halfWay] : []), n - 1, n])];
+      const failPoints = [
+        ...new Set([...(dialect === 'sqlite' ? [halfWay] : []), n - 1, n]),
+      ].filter((failAt) => failAt >= 1);
       for (const failAt of failPoints) {
         const opened = await openTestDatabase(dialect);
         cleanup = opened.cleanup;

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import type { NodeGroupsTable } from './schema.js';
 
 /** Whether a Kysely instance talks to PostgreSQL (else SQLite). Dialect checks live in db/ only. */
 export function isPostgres<DB>(db: Kysely<DB>): boolean {
@@ -16,6 +17,47 @@ const GROUP_MEMBERSHIP_LOCK = 74_201;
 export async function lockGroupMembership(trx: QueryExecutorProvider): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter)
     await sql`select pg_advisory_xact_lock(${GROUP_MEMBERSHIP_LOCK})`.execute(trx);
+}
+
+/**
+ * Reads a group and, on PostgreSQL, locks its row until the transaction ends, before anything of
+ * the group is written: concurrent membership changes of one group then run one after the other
+ * instead of locking member rows in different orders, and a change that waited for a deletion
+ * sees the group gone (ADR 37). `members` (FOR NO KEY UPDATE) still lets other transactions add
+ * members that reference the group (automatic membership); `delete` (FOR UPDATE) does not.
+ * SQLite has one writer already: there it is a plain read.
+ */
+export async function lockGroup(
+  trx: QueryExecutorProvider,
+  groupId: string,
+  purpose: 'members' | 'delete',
+): Promise<NodeGroupsTable | undefined> {
+  const lock = !(trx.getExecutor().adapter instanceof PostgresAdapter)
+    ? sql``
+    : purpose === 'delete'
+      ? sql`for update`
+      : sql`for no key update`;
+  const { rows } = await sql<NodeGroupsTable>`select * from node_groups
+    where group_id = ${groupId} ${lock}`.execute(trx);
+  return rows[0];
+}
+
+/**
+ * Locks the tag counts a node's tag change will move, in (facet, value) order, before the
+ * node_tags triggers move them one statement after another (removals, then additions): two nodes
+ * swapping tags would otherwise take the same two rows in opposite orders (ADR 37). A missing
+ * row is created with 0, so it is taken in order too. SQLite has one writer already.
+ */
+export async function lockTagCounts(
+  trx: QueryExecutorProvider,
+  tags: readonly string[],
+): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter) || tags.length === 0) return;
+  // Sorted by the database (its collation), as the counting triggers sort their rows.
+  const values = sql.join([...new Set(tags)].map((tag) => sql`(${tag}::varchar)`));
+  await sql`insert into node_facet_counts (facet, value, n)
+    select 'tag', t.value, 0 from (values ${values}) as t (value) order by t.value
+    on conflict (facet, value) do update set n = node_facet_counts.n`.execute(trx);
 }
 
 /** An arbitrary constant key for the node-ownership (claim/release statistics) advisory lock. */

@@ -27,6 +27,7 @@ import * as m0019 from './migrations/0019-node-configs.js';
 import * as m0020 from './migrations/0020-diag-metric-points-covering.js';
 import * as m0021 from './migrations/0021-node-state-type-counts.js';
 import * as m0022 from './migrations/0022-ota-history-seq.js';
+import * as m0023 from './migrations/0023-counter-lock-order.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; the names are stored in `kysely_migration` on both dialects. */
@@ -53,6 +54,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0020-diag-metric-points-covering': m0020,
   '0021-node-state-type-counts': m0021,
   '0022-ota-history-seq': m0022,
+  '0023-counter-lock-order': m0023,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

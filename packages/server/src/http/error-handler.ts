@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { z } from 'zod';
+import { isTransientConflict } from '../db/transaction-retry.js';
 import { AppError } from '../errors.js';
 import { storageFailureOf } from '../storage/storage-errors.js';
 
@@ -25,8 +26,9 @@ export function sendFailure(
 /**
  * The single error handler: typed errors keep their status and code, validation errors show the
  * schema's (spec) message, framework 4xx errors keep their status, a full disk is a 507 and a
- * storage I/O error a 503 (QUALITY R2), and anything else is logged and becomes a plain 500
- * without internals.
+ * storage I/O error a 503 (QUALITY R2), a write PostgreSQL still aborted for a deadlock or a
+ * serialization failure after its retries a 503 (ADR 37), and anything else is logged and becomes
+ * a plain 500 without internals.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(
@@ -91,6 +93,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (storage === 'io') {
         request.log.error({ err: error }, 'storage I/O error: the request was refused');
         return sendFailure(reply, 503, SERVER_MESSAGES.storageFailed, ERROR_CODES.storageFailed);
+      }
+      if (isTransientConflict(error)) {
+        // Nothing was saved and the same request will very likely succeed when sent again.
+        request.log.warn(
+          { err: error },
+          'write aborted by concurrent writes: the request was refused',
+        );
+        reply.header('retry-after', '1');
+        return sendFailure(reply, 503, SERVER_MESSAGES.writeConflict, ERROR_CODES.writeConflict);
       }
       request.log.error({ err: error }, 'unhandled error');
       return sendFailure(reply, 500, SERVER_MESSAGES.internal, ERROR_CODES.internal);

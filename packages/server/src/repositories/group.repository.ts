@@ -90,14 +90,20 @@ export function listGroupNodes(
   return listNodesWithScalar(db, { groupId }, startId, limit, false, memberCountQuery(groupId));
 }
 
+/** Node ids once each, in one order, so concurrent writers take their rows in that order too. */
+function sortedUnique(nodeIds: readonly string[]): string[] {
+  return [...new Set(nodeIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Adds nodes by hand; a node that was in by filter stays in for good. */
 export async function addManualMembers(
   db: Db,
   groupId: string,
   nodeIds: readonly string[],
 ): Promise<void> {
-  for (let i = 0; i < nodeIds.length; i += 500) {
-    const chunk = nodeIds.slice(i, i + 500);
+  const sorted = sortedUnique(nodeIds);
+  for (let i = 0; i < sorted.length; i += 500) {
+    const chunk = sorted.slice(i, i + 500);
     await db
       .insertInto('node_group_members')
       .values(chunk.map((node_id) => ({ group_id: groupId, node_id, source: 'manual' as const })))
@@ -115,7 +121,7 @@ export async function removeMembers(
   const result = await db
     .deleteFrom('node_group_members')
     .where('group_id', '=', groupId)
-    .where('node_id', 'in', [...nodeIds])
+    .where('node_id', 'in', sortedUnique(nodeIds))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { selectValueRows } from '../db/database.js';
 import type { Database, NodeFacetCountsTable, NodesTable } from '../db/schema.js';
 import { GENERIC_PLAN_MARK } from '../db/postgres-statements.js';
-import { isPostgres } from '../db/dialect.js';
+import { isPostgres, lockTagCounts } from '../db/dialect.js';
 import { runFixedQuery } from '../db/raw-query.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -552,12 +552,26 @@ export async function replaceNodeTags(
     .set({ tags: JSON.stringify(tags), city, serial })
     .where('node_id', '=', nodeId)
     .execute();
-  await db.deleteFrom('node_tags').where('node_id', '=', nodeId).execute();
-  const unique = [...new Set(tags)];
-  if (unique.length > 0)
+  // Only the tags that come or go are written, and their counts are locked first, in order.
+  const before = new Set(
+    (await db.selectFrom('node_tags').select('tag').where('node_id', '=', nodeId).execute()).map(
+      (row) => row.tag,
+    ),
+  );
+  const after = new Set(tags);
+  const removed = [...before].filter((tag) => !after.has(tag));
+  const added = [...after].filter((tag) => !before.has(tag));
+  await lockTagCounts(db, [...removed, ...added]);
+  if (removed.length > 0)
+    await db
+      .deleteFrom('node_tags')
+      .where('node_id', '=', nodeId)
+      .where('tag', 'in', removed)
+      .execute();
+  if (added.length > 0)
     await db
       .insertInto('node_tags')
-      .values(unique.map((tag) => ({ tag, node_id: nodeId })))
+      .values(added.map((tag) => ({ tag, node_id: nodeId })))
       .execute();
 }
 

@@ -3,12 +3,14 @@ import {
   ALL_NODES_GROUP_ID,
   MESSAGES,
   NODE_TYPES,
+  SERVER_MESSAGES,
   formatMessage,
   type CreateGroupBody,
   type GroupFilters,
 } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
-import { lockGroupMembership } from '../../db/dialect.js';
+import { lockGroup, lockGroupMembership } from '../../db/dialect.js';
+import { isForeignKeyViolation, transactionWithRetry } from '../../db/transaction-retry.js';
 import type { Database, NodeGroupsTable } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { NodeEvents } from '../nodes/node-events.js';
@@ -40,6 +42,9 @@ import { groupShareUsers } from '../../repositories/sharing.repository.js';
 const GROUP_NOT_FOUND = 108029;
 const NO_GROUPS = 108027;
 const RESERVED_GROUP = 108016;
+
+/** 404 for a group id that names no group (or one deleted meanwhile). */
+const groupNotFound = () => notFound(SERVER_MESSAGES.groupNotFound, GROUP_NOT_FOUND);
 
 /** A group with its member count and, for details, one page of its nodes. */
 export interface GroupView {
@@ -203,7 +208,7 @@ export class GroupService {
       findGroup(this.db, groupId),
       listGroupNodes(this.db, groupId, startId, limit),
     ]);
-    if (!group) throw notFound('Node group does not exist', GROUP_NOT_FOUND);
+    if (!group) throw groupNotFound();
     const total =
       page.scalar === undefined
         ? ((await memberCounts(this.db, [groupId])).get(groupId) ?? 0)
@@ -224,28 +229,41 @@ export class GroupService {
   ): Promise<string> {
     if (groupId === ALL_NODES_GROUP_ID)
       throw new AppError(400, RESERVED_GROUP, 'The group FFFF-FFFF (All) cannot be changed');
-    return this.db.transaction().execute(async (trx) => {
-      const group = await findGroup(trx, groupId);
-      if (!group) throw notFound('Node group does not exist', GROUP_NOT_FOUND);
-      const unique = [...new Set(nodeIds)];
-      if (operation === 'add') {
-        await this.assertNodesExist(trx, unique);
-        await addManualMembers(trx, groupId, unique);
-        return formatMessage(MESSAGES.addedNodesToGroup, { group: group.group_name });
-      }
-      const removed = await removeMembers(trx, groupId, unique);
-      return `Removed ${removed} node(s) from ${group.group_name}`;
-    });
+    const unique = [...new Set(nodeIds)];
+    try {
+      // The group's row is locked first, so changes of one group run one after the other; the
+      // body writes only to the database, so a deadlock can run it again (ADR 37).
+      return await transactionWithRetry(this.db, async (trx) => {
+        const group = await lockGroup(trx, groupId, 'members');
+        if (!group) throw groupNotFound();
+        if (operation === 'add') {
+          await this.assertNodesExist(trx, unique);
+          await addManualMembers(trx, groupId, unique);
+          return formatMessage(MESSAGES.addedNodesToGroup, { group: group.group_name });
+        }
+        const removed = await removeMembers(trx, groupId, unique);
+        return `Removed ${removed} node(s) from ${group.group_name}`;
+      });
+    } catch (error) {
+      // A member whose group or node was deleted by a transaction that committed first.
+      if (!isForeignKeyViolation(error)) throw error;
+      if (!(await findGroup(this.db, groupId))) throw groupNotFound();
+      await this.assertNodesExist(this.db, unique);
+      throw error;
+    }
   }
 
   /** Deletes a group (FFFF-FFFF cannot be deleted). */
   async delete(groupId: string): Promise<void> {
     if (groupId === ALL_NODES_GROUP_ID)
       throw new AppError(400, RESERVED_GROUP, 'The group FFFF-FFFF (All) cannot be deleted');
-    const removed = await this.db.transaction().execute(async (trx) => {
-      const group = this.events ? await findGroup(trx, groupId) : undefined;
+    // Locked before its members are deleted: a membership change waiting for it then finds the
+    // group gone (404) instead of adding members to a deleted group (ADR 37).
+    const removed = await transactionWithRetry(this.db, async (trx) => {
+      const group = await lockGroup(trx, groupId, 'delete');
+      if (!group) return undefined;
       // The users the group is shared with hear of its removal too (their shares go with it).
-      const userIds = group
+      const userIds = this.events
         ? [
             ...new Set([
               ...(await memberPrimaryUsers(trx, groupId)),
@@ -253,16 +271,16 @@ export class GroupService {
             ]),
           ]
         : [];
-      return (await deleteGroup(trx, groupId)) ? { group, userIds } : undefined;
+      await deleteGroup(trx, groupId);
+      return { group, userIds };
     });
-    if (!removed) throw notFound('Node group does not exist', GROUP_NOT_FOUND);
-    if (removed.group)
-      this.events?.emitActivity({
-        kind: 'group_removed',
-        group_id: groupId,
-        group_name: removed.group.group_name,
-        user_ids: removed.userIds,
-      });
+    if (!removed) throw groupNotFound();
+    this.events?.emitActivity({
+      kind: 'group_removed',
+      group_id: groupId,
+      group_name: removed.group.group_name,
+      user_ids: removed.userIds,
+    });
   }
 
   /** How many nodes the filters match now (the create modal's live count). */

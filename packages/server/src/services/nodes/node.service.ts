@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, NodesTable } from '../../db/schema.js';
 import { lockGroupMembership } from '../../db/dialect.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { refreshAutomaticMembership } from '../../repositories/group.repository.js';
 import {
@@ -259,7 +260,8 @@ export class NodeService {
 
   /** Replaces a node's tags (location first, then the serial). */
   async setTags(nodeId: string, tags: readonly string[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    // Run again if PostgreSQL aborts it for a deadlock: it writes only to the database (ADR 37).
+    await transactionWithRetry(this.db, async (trx) => {
       if (!(await findNode(trx, nodeId))) throw notFound('Node does not exist');
       const { city, serial } = derivedKeys(tags);
       await replaceNodeTags(trx, nodeId, tags, city, serial);
