@@ -17,7 +17,7 @@ import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
-import { pageCount, toPageSize } from '../../nodes/model/paging';
+import { pageCount, toPageSize } from '../../../lib/paging';
 import { useFaultCatalogue } from '../api/fault-catalogue.query';
 import { useFaultDistribution } from '../api/fault-distribution.query';
 import { FAULT_LABELS } from '../labels';

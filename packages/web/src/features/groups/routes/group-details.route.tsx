@@ -40,7 +40,7 @@ import {
   pageNumber,
   toPageSize,
   type CursorStack,
-} from '../../nodes/model/paging';
+} from '../../../lib/paging';
 import { useGroupDetails } from '../api/group-details.query';
 import { groupKeys } from '../api/groups.keys';
 import { DeleteGroupModal } from '../components/delete-group-modal';

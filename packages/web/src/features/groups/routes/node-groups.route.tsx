@@ -18,7 +18,7 @@ import {
   pageNumber,
   toPageSize,
   type CursorStack,
-} from '../../nodes/model/paging';
+} from '../../../lib/paging';
 import { groupKeys } from '../api/groups.keys';
 import { isNoGroupsError, useGroupList } from '../api/group-list.query';
 import { CreateGroupModal } from '../components/create-group-modal';

@@ -10,7 +10,7 @@ import {
   pageNumber,
   toPageSize,
   type CursorStack,
-} from '../../nodes/model/paging';
+} from '../../../lib/paging';
 
 /**
  * Cursor paging of one list (fleet-management §4) wired for NodeTablePager: the page size and
