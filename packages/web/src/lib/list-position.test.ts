@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error';
 import {
   isGonePage,
+  isIdCursor,
   isPlausibleCursor,
   pagePositionFromParams,
   positionFromParams,
@@ -61,8 +62,7 @@ describe('positionFromParams', () => {
 
   it('takes a stricter cursor rule from the list', () => {
     const params = new URLSearchParams('cursor=abc&cursor=a%3Cb');
-    const idsOnly = (cursor: string) => /^[A-Za-z0-9_-]{1,64}$/.test(cursor);
-    expect(positionFromParams(params, PAGE_SIZES.jobs, 10, idsOnly).stack).toEqual(FIRST_PAGE);
+    expect(positionFromParams(params, PAGE_SIZES.jobs, 10, isIdCursor).stack).toEqual(FIRST_PAGE);
     expect(positionFromParams(params, PAGE_SIZES.jobs, 10).stack).toEqual(['abc', 'a<b']);
   });
 });
@@ -75,6 +75,17 @@ describe('isPlausibleCursor', () => {
     expect(isPlausibleCursor('x'.repeat(65))).toBe(false);
     expect(isPlausibleCursor('')).toBe(false);
     expect(isPlausibleCursor('id ')).toBe(false);
+  });
+});
+
+describe('isIdCursor', () => {
+  it('takes node, image and job ids only', () => {
+    expect(isIdCursor('fd-node-011')).toBe(true);
+    expect(isIdCursor('Vx3_9-aa')).toBe(true);
+    expect(isIdCursor('a<b')).toBe(false);
+    expect(isIdCursor('two words')).toBe(false);
+    expect(isIdCursor('x'.repeat(65))).toBe(false);
+    expect(isIdCursor('')).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { SEARCH_MAX_LENGTH } from '@fleetdeck/contract';
+import { ID_PATTERN, SEARCH_MAX_LENGTH } from '@fleetdeck/contract';
 import { isApiError } from './api-error';
 import { FIRST_PAGE, toPageSize, type CursorStack } from './paging';
 
@@ -39,6 +39,11 @@ const MAX_PAGE_NUMBER = 1_000_000;
  */
 export function isPlausibleCursor(cursor: string): boolean {
   return cursor !== '' && cursor.length <= SEARCH_MAX_LENGTH && cursor.trim() === cursor;
+}
+
+/** A cursor that can be a node, image or job id: the lists keyed by those refuse anything else. */
+export function isIdCursor(cursor: string): boolean {
+  return isPlausibleCursor(cursor) && ID_PATTERN.test(cursor);
 }
 
 /** The page size a query string names; a size the list does not offer falls back. */
