@@ -11,6 +11,7 @@ import {
 import {
   FIRST_PAGE,
   canGoNext,
+  clampPage,
   canGoPrev,
   currentCursor,
   goNext,
@@ -147,15 +148,19 @@ export function useUrlPageNumber(sizes: readonly number[], defaultSize: number) 
     }),
   );
 
-  /** The page shown of `count` items and the pager's props. */
+  /**
+   * The pager's props for a list of `count` items, whose `page` is the page to show; `count` is
+   * undefined while the list is loading: the page asked for shows, its count to come.
+   */
   const pagerProps = (count: number | undefined): PagerProps => {
-    const pages = pageCount(count, pageSize);
-    const page = Math.min(position.page, pages);
+    const loading = count === undefined;
+    const pages = loading ? undefined : pageCount(count, pageSize);
+    const page = loading ? position.page : clampPage(position.page, count, pageSize);
     return {
       page,
       pages,
-      canPrev: page > 1,
-      canNext: page < pages,
+      canPrev: !loading && page > 1,
+      canNext: pages !== undefined && page < pages,
       onPrev: () => moveTo({ pageSize, page: page - 1 }),
       onNext: () => moveTo({ pageSize, page: page + 1 }),
       pageSize,
