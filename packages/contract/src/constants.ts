@@ -25,6 +25,8 @@ export const TIMESTAMP_DIGITS = 10;
 
 /** Search and name inputs. */
 export const SEARCH_MAX_LENGTH = 64;
+/** What node ids and OTA image and job ids may contain (NodeIdSchema, OtaIdSchema). */
+export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const NAME_MAX_LENGTH = 64;
 export const GROUP_DESCRIPTION_MAX_LENGTH = 500;
 

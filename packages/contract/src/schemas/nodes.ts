@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NODE_TYPES, SEARCH_MAX_LENGTH } from '../constants.js';
+import { ID_PATTERN, NODE_TYPES, SEARCH_MAX_LENGTH } from '../constants.js';
 
 /** Node ids: what RainMaker and real firmware use (MAC-style hex or UUID-like), up to 64 chars. */
 export const NodeIdSchema = z
@@ -7,7 +7,7 @@ export const NodeIdSchema = z
   .trim()
   .min(1, { error: 'Node Id is missing' })
   .max(SEARCH_MAX_LENGTH, { error: 'NodeId is too long' })
-  .regex(/^[A-Za-z0-9_-]+$/, { error: 'Node Id may contain only letters, digits, _ and -' });
+  .regex(ID_PATTERN, { error: 'Node Id may contain only letters, digits, _ and -' });
 
 /** A `key:value` tag. The first tag of a node is its location, e.g. `location:Pune`. */
 export const TagSchema = z

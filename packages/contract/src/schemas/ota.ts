@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ALL_NODES_GROUP_ID, NAME_MAX_LENGTH, SEARCH_MAX_LENGTH } from '../constants.js';
+import {
+  ALL_NODES_GROUP_ID,
+  ID_PATTERN,
+  NAME_MAX_LENGTH,
+  SEARCH_MAX_LENGTH,
+} from '../constants.js';
 import { MESSAGES } from '../messages.js';
 import { SERVER_MESSAGES } from '../errors.js';
 import { QueryBooleanSchema } from './common.js';
@@ -39,7 +44,7 @@ export const OtaIdSchema = z
   .trim()
   .min(1, { error: SERVER_MESSAGES.idMissing })
   .max(SEARCH_MAX_LENGTH, { error: SERVER_MESSAGES.invalidId })
-  .regex(/^[A-Za-z0-9_-]+$/, { error: SERVER_MESSAGES.invalidId });
+  .regex(ID_PATTERN, { error: SERVER_MESSAGES.invalidId });
 
 /** An image name as the Add Image form and the API take it. */
 export const ImageNameSchema = z

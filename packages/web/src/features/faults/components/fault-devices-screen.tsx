@@ -25,7 +25,8 @@ import { useDiagnosticsLinks } from '../../diagnostics/use-diagnostics-links';
 import { StartOtaModal, type OtaImageRef } from '../../firmware/components/start-ota-modal';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { SearchInput } from '../../nodes/components/search-input';
-import { useCursorPaging } from '../../ota/components/use-cursor-paging';
+import { PAGE_PARAMS, isGonePage, isIdCursor } from '../../../lib/list-position';
+import { useFirstPageWhenGone, useUrlCursorPaging } from '../../../lib/use-url-paging';
 import { useFaultBreakdown } from '../api/fault-breakdown.query';
 import { useFaultCatalogue } from '../api/fault-catalogue.query';
 import { useFaultImages } from '../api/fault-images.query';
@@ -43,6 +44,7 @@ import { FaultBreakdownPanel } from './fault-breakdown-panel';
 import { FaultDeviceTable } from './fault-device-table';
 import { FaultImageCard } from './fault-image-card';
 import { FaultTypeSelect } from './fault-type-select';
+import { SEARCH_DEBOUNCE_MS } from '../../nodes/components/use-search-filter';
 import { useUrlSearch } from '../../nodes/components/use-url-search';
 import { RefreshButton } from '../../../components/refresh-button';
 
@@ -54,7 +56,8 @@ const BREAKDOWN_WIDTH = 300;
  * select, an exact search by display code or device id, the devices reporting the code now (cursor
  * paging 10/20/25), and beside it how they split by firmware version, model and city, with the
  * fault image for the code when there is one. `code` is the error code (a display code in a
- * hand-typed URL is understood too).
+ * hand-typed URL is understood too). The search and the page live in the query string, so Back
+ * from a device returns to them.
  */
 export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: string }) {
   const navigate = useNavigate();
@@ -66,9 +69,9 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
   const definition = findDefinition(catalogue.data ?? [], code);
   const errCode = definition?.err_code ?? code;
   const shownCode = definition?.disp_code ?? code;
-  const search = useUrlSearch();
+  const search = useUrlSearch('search', SEARCH_DEBOUNCE_MS, PAGE_PARAMS);
   const scope = `${type}|${errCode}|${search.applied ?? ''}`;
-  const paging = useCursorPaging(scope, PAGE_SIZES.faultDeviceList, DEFAULT_PAGE_SIZE);
+  const paging = useUrlCursorPaging(PAGE_SIZES.faultDeviceList, DEFAULT_PAGE_SIZE, isIdCursor);
   const pushing = useDialogTarget<OtaImageRef>();
 
   const request: FaultNodesRequest = {
@@ -90,6 +93,10 @@ export function FaultDevicesScreen({ type, code }: { type: FaultTypeKey; code: s
   );
   const stale = nodes.isPlaceholderData;
   const nextId = stale ? undefined : nodes.data?.next;
+  useFirstPageWhenGone(
+    paging,
+    isGonePage({ rows: nodes.data?.nodes, error: nodes.error, placeholder: stale }),
+  );
 
   useEffect(() => {
     if (nextId === undefined) return;

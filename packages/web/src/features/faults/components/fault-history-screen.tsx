@@ -8,7 +8,8 @@ import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { SearchInput } from '../../nodes/components/search-input';
 import { useDiagnosticsLinks } from '../../diagnostics/use-diagnostics-links';
-import { useCursorPaging } from '../../ota/components/use-cursor-paging';
+import { PAGE_PARAMS, isGonePage, isIdCursor } from '../../../lib/list-position';
+import { useFirstPageWhenGone, useUrlCursorPaging } from '../../../lib/use-url-paging';
 import {
   faultHistoryQueryOptions,
   useFaultHistory,
@@ -17,6 +18,7 @@ import {
 import { faultKeys } from '../api/faults.keys';
 import { FAULT_LABELS } from '../labels';
 import { FaultHistoryNodeCard } from './fault-history-node';
+import { SEARCH_DEBOUNCE_MS } from '../../nodes/components/use-search-filter';
 import { useUrlSearch } from '../../nodes/components/use-url-search';
 import { RefreshButton } from '../../../components/refresh-button';
 
@@ -27,13 +29,14 @@ const DEFAULT_HISTORY_PAGE_SIZE = PAGE_SIZES.faultHistory[0];
  * Fault History (access §2 Fault screens): a product-id (device id) search, at most 64
  * characters, empty ignored, kept in the URL (`?search=`) so the fault device list can link to
  * one device; a cursor-paged list (5/10/15/25) of nodes with their fault changes; 'Nodes not
- * found.' when nothing matches.
+ * found.' when nothing matches. The page lives in the query string too, so Back from a device
+ * returns to it.
  */
 export function FaultHistoryScreen() {
   const queryClient = useQueryClient();
-  const search = useUrlSearch();
+  const search = useUrlSearch('search', SEARCH_DEBOUNCE_MS, PAGE_PARAMS);
   const scope = search.applied ?? '';
-  const paging = useCursorPaging(scope, PAGE_SIZES.faultHistory, DEFAULT_HISTORY_PAGE_SIZE);
+  const paging = useUrlCursorPaging(PAGE_SIZES.faultHistory, DEFAULT_HISTORY_PAGE_SIZE, isIdCursor);
   const request: FaultHistoryRequest = {
     search: search.applied,
     start_id: paging.cursor,
@@ -42,6 +45,10 @@ export function FaultHistoryScreen() {
   const query = useFaultHistory(request);
   const stale = query.isPlaceholderData;
   const nextId = stale ? undefined : query.data?.next_id;
+  useFirstPageWhenGone(
+    paging,
+    isGonePage({ rows: query.data?.nodes, error: query.error, placeholder: stale }),
+  );
   const diagnosticsLinks = useDiagnosticsLinks();
 
   useEffect(() => {

@@ -11,17 +11,17 @@ import {
   Table,
   Text,
 } from '@mantine/core';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
-import { pageCount, toPageSize } from '../../nodes/model/paging';
+import { withoutCursors } from '../../../lib/list-position';
+import { useUrlPageNumber } from '../../../lib/use-url-paging';
 import { useFaultCatalogue } from '../api/fault-catalogue.query';
 import { useFaultDistribution } from '../api/fault-distribution.query';
 import { FAULT_LABELS } from '../labels';
-import { clampPage, pageOf } from '../model/fault-catalogue';
+import { pageOf } from '../model/fault-catalogue';
 import { faultDevicesPath } from '../model/fault-paths';
 import {
   DEFAULT_FAULT_TYPE,
@@ -38,24 +38,24 @@ const COLUMN_COUNT = 4;
  * The Faults List (access §2 Fault screens), the sidebar's 'Active Fault List': one appliance
  * type's fault catalogue (error code, display code, description), paged 10/20/25 in the browser,
  * with how many devices report each code now. Each code opens its fault device list. The type is
- * kept in the URL (`?type=ref`) so Back from a code returns to the same list.
+ * kept in the URL (`?type=ref`), with the page size and page (`?size=20&page=2`), so Back from a
+ * code returns to the same page of the same list.
  */
 export function FaultListScreen() {
   const [params, setParams] = useSearchParams();
   const type = faultTypeFromParam(params.get('type')) ?? DEFAULT_FAULT_TYPE;
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [paging, setPaging] = useState({ key: '', page: 1 });
-  const pagingKey = `${type}|${pageSize}`;
+  const paging = useUrlPageNumber(PAGE_SIZES.faultList, DEFAULT_PAGE_SIZE);
+  const { pageSize } = paging;
   const catalogue = useFaultCatalogue(type);
   const distribution = useFaultDistribution(type);
   const definitions = catalogue.data ?? [];
-  const page = clampPage(paging.key === pagingKey ? paging.page : 1, definitions.length, pageSize);
-  const rows = pageOf(definitions, page, pageSize);
-  const pages = pageCount(definitions.length, pageSize);
+  const pager = paging.pagerProps(catalogue.isError ? 0 : catalogue.data?.length);
+  const rows = pageOf(definitions, pager.page, pageSize);
 
+  // Another type's catalogue starts at its first page.
   const chooseType = (next: FaultTypeKey) =>
     setParams((current) => {
-      const updated = new URLSearchParams(current);
+      const updated = withoutCursors(current);
       updated.set('type', next);
       return updated;
     });
@@ -184,20 +184,7 @@ export function FaultListScreen() {
           )}
           <Divider />
           <Box p="md">
-            <NodeTablePager
-              page={page}
-              pages={pages}
-              canPrev={page > 1}
-              canNext={page < pages}
-              onPrev={() => setPaging({ key: pagingKey, page: page - 1 })}
-              onNext={() => setPaging({ key: pagingKey, page: page + 1 })}
-              pageSize={pageSize}
-              selectedCount={0}
-              pageSizes={PAGE_SIZES.faultList}
-              onPageSize={(size) =>
-                setPageSize(toPageSize(size, PAGE_SIZES.faultList, DEFAULT_PAGE_SIZE))
-              }
-            />
+            <NodeTablePager {...pager} />
           </Box>
         </Stack>
       </Paper>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampPage, describeFault, faultLookup, findDefinition, pageOf } from './fault-catalogue';
+import { describeFault, faultLookup, findDefinition, pageOf } from './fault-catalogue';
 
 const CATALOGUE = [
   { err_code: '5', disp_code: 'E5', description: 'Defrost sensor open' },
@@ -38,7 +38,7 @@ describe('findDefinition', () => {
   });
 });
 
-describe('pageOf and clampPage', () => {
+describe('pageOf', () => {
   const items = Array.from({ length: 23 }, (_, index) => index);
 
   it('slices one page of a list held in memory', () => {
@@ -46,13 +46,5 @@ describe('pageOf and clampPage', () => {
     expect(pageOf(items, 3, 10)).toEqual([20, 21, 22]);
     expect(pageOf(items, 4, 10)).toEqual([]);
     expect(pageOf(items, 0, 10)).toEqual([]);
-  });
-
-  it('keeps a page number inside the list', () => {
-    expect(clampPage(3, 23, 10)).toBe(3);
-    expect(clampPage(3, 23, 25)).toBe(1);
-    expect(clampPage(0, 23, 10)).toBe(1);
-    expect(clampPage(2, 0, 10)).toBe(1);
-    expect(clampPage(Number.NaN, 23, 10)).toBe(1);
   });
 });

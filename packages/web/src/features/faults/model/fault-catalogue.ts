@@ -51,10 +51,3 @@ export function pageOf<T>(items: readonly T[], page: number, pageSize: number): 
   if (pageSize <= 0 || page < 1) return [];
   return items.slice((page - 1) * pageSize, page * pageSize);
 }
-
-/** A page number kept within 1 … last page (after a page-size change shrinks the list). */
-export function clampPage(page: number, total: number, pageSize: number): number {
-  const last = pageSize > 0 && total > 0 ? Math.ceil(total / pageSize) : 1;
-  if (!Number.isFinite(page) || page < 1) return 1;
-  return Math.min(Math.floor(page), last);
-}

@@ -26,8 +26,10 @@ import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { SearchInput } from '../../nodes/components/search-input';
-import { useSearchFilter } from '../../nodes/components/use-search-filter';
-import { useCursorPaging } from '../../ota/components/use-cursor-paging';
+import { SEARCH_DEBOUNCE_MS } from '../../nodes/components/use-search-filter';
+import { useUrlSearch } from '../../nodes/components/use-url-search';
+import { PAGE_PARAMS, isGonePage, isIdCursor } from '../../../lib/list-position';
+import { useFirstPageWhenGone, useUrlCursorPaging } from '../../../lib/use-url-paging';
 import { useArchiveImage } from '../api/archive-image.mutation';
 import { firmwareKeys } from '../api/firmware.keys';
 import {
@@ -48,6 +50,7 @@ import { RefreshButton } from '../../../components/refresh-button';
  * the archived images, the fault images and the archived fault images. A search by name, type
  * or model, cursor paging 5/10/25 (default 10), refresh, and per row Start OTA and Archive, or
  * Unarchive (and Delete) on the archived lists. Search and page size start again at page 1.
+ * The search and the page live in the query string, so Back from an image returns to them.
  */
 export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived: boolean }) {
   const config = IMAGE_MODES[mode];
@@ -55,9 +58,9 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
   const canWrite = user.permissions.includes(config.writePermission);
   const canStartOta = user.permissions.includes('ota.write');
   const queryClient = useQueryClient();
-  const search = useSearchFilter();
+  const search = useUrlSearch('search', SEARCH_DEBOUNCE_MS, PAGE_PARAMS);
   const scope = search.applied ?? '';
-  const paging = useCursorPaging(scope, PAGE_SIZES.images, DEFAULT_PAGE_SIZE);
+  const paging = useUrlCursorPaging(PAGE_SIZES.images, DEFAULT_PAGE_SIZE, isIdCursor);
   const { pageSize } = paging;
   const [adding, setAdding] = useState(false);
   const pushing = useDialogTarget<OtaImageRef>();
@@ -74,6 +77,10 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
   const query = useImageList(request);
   const stale = query.isPlaceholderData;
   const nextId = stale ? undefined : query.data?.next_id;
+  useFirstPageWhenGone(
+    paging,
+    isGonePage({ rows: query.data?.ota_images, error: query.error, placeholder: stale }),
+  );
 
   // Fetch the next page ahead so that Next is instant.
   useEffect(() => {

@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconFolderOff, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { Fragment } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../../lib/api-error';
 import { useDialogTarget } from '../../../lib/use-dialog-target';
@@ -29,18 +29,8 @@ import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTable } from '../../nodes/components/node-table';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
-import {
-  FIRST_PAGE,
-  canGoNext,
-  canGoPrev,
-  currentCursor,
-  goNext,
-  goPrev,
-  pageCount,
-  pageNumber,
-  toPageSize,
-  type CursorStack,
-} from '../../nodes/model/paging';
+import { isGonePage, isIdCursor } from '../../../lib/list-position';
+import { useFirstPageWhenGone, useUrlCursorPaging } from '../../../lib/use-url-paging';
 import { useGroupDetails } from '../api/group-details.query';
 import { groupKeys } from '../api/groups.keys';
 import { DeleteGroupModal } from '../components/delete-group-modal';
@@ -93,7 +83,8 @@ function BackToGroups() {
 /**
  * /home/node-groups/{group_id} and /home/group-details/{group_id} (fleet-management §2): the
  * group's fields, its nodes a page at a time (5/10/15/25, default 5) and Delete. An unknown
- * group is a clear not-found state with a way back to the list.
+ * group is a clear not-found state with a way back to the list. The page of nodes lives in the
+ * query string, so Back to the group returns to it.
  */
 export function GroupDetailsRoute() {
   const { groupId = '' } = useParams();
@@ -101,19 +92,27 @@ export function GroupDetailsRoute() {
   const queryClient = useQueryClient();
   const user = useSessionUser();
   const canWrite = user.permissions.includes('groups.write');
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_NODES_OF_GROUP_PAGE_SIZE);
-  const [stack, setStack] = useState<CursorStack>(FIRST_PAGE);
+  const paging = useUrlCursorPaging(
+    PAGE_SIZES.nodesOfGroup,
+    DEFAULT_NODES_OF_GROUP_PAGE_SIZE,
+    isIdCursor,
+  );
+  const { pageSize } = paging;
   const deleting = useDialogTarget<true>();
 
   const query = useGroupDetails({
     group_id: groupId,
-    start_id: currentCursor(stack),
+    start_id: paging.cursor,
     num_records: pageSize,
   });
   const group = query.data;
   const stale = query.isPlaceholderData;
   const nextId = stale ? undefined : group?.next_id;
   const notFound = query.isError && isApiError(query.error) && query.error.status === 404;
+  useFirstPageWhenGone(
+    paging,
+    isGonePage({ rows: group?.node_details, error: query.error, placeholder: stale }),
+  );
 
   if (notFound) {
     return (
@@ -240,23 +239,11 @@ export function GroupDetailsRoute() {
           <Divider />
           <Box p="md">
             <NodeTablePager
-              page={pageNumber(stack)}
-              pages={pageCount(query.isError ? undefined : group?.total, pageSize)}
-              canPrev={canGoPrev(stack)}
-              canNext={canGoNext(nextId)}
-              onPrev={() => setStack(goPrev(stack))}
-              onNext={() => {
-                if (canGoNext(nextId)) setStack(goNext(stack, nextId));
-              }}
-              pageSize={pageSize}
-              selectedCount={0}
-              pageSizes={PAGE_SIZES.nodesOfGroup}
-              onPageSize={(size) => {
-                setPageSize(
-                  toPageSize(size, PAGE_SIZES.nodesOfGroup, DEFAULT_NODES_OF_GROUP_PAGE_SIZE),
-                );
-                setStack(FIRST_PAGE);
-              }}
+              {...paging.pagerProps(
+                query.isError ? undefined : group?.total,
+                nextId,
+                query.isPending,
+              )}
             />
           </Box>
         </Stack>

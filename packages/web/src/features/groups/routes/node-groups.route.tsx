@@ -2,23 +2,12 @@ import { DEFAULT_PAGE_SIZE, MESSAGES, PAGE_SIZES } from '@fleetdeck/contract';
 import { Box, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
-import {
-  FIRST_PAGE,
-  canGoNext,
-  canGoPrev,
-  currentCursor,
-  goNext,
-  goPrev,
-  pageCount,
-  pageNumber,
-  toPageSize,
-  type CursorStack,
-} from '../../nodes/model/paging';
+import { isGonePage } from '../../../lib/list-position';
+import { useFirstPageWhenGone, useUrlCursorPaging } from '../../../lib/use-url-paging';
 import { groupKeys } from '../api/groups.keys';
 import { isNoGroupsError, useGroupList } from '../api/group-list.query';
 import { CreateGroupModal } from '../components/create-group-modal';
@@ -33,22 +22,27 @@ import { RefreshButton } from '../../../components/refresh-button';
 /**
  * /home/node-groups/ (fleet-management §2): the Device Groups table with cursor paging
  * (5/10/25, default 10), a search by group id, Create Group and refresh. With no group at all
- * the server answers 404 and the screen says 'Please create a Node Group'.
+ * the server answers 404 and the screen says 'Please create a Node Group'. The page lives in the
+ * query string, so Back from a group returns to it.
  */
 export function NodeGroupsRoute() {
   const user = useSessionUser();
   const canWrite = user.permissions.includes('groups.write');
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [stack, setStack] = useState<CursorStack>(FIRST_PAGE);
+  const paging = useUrlCursorPaging(PAGE_SIZES.groups, DEFAULT_PAGE_SIZE);
+  const { pageSize } = paging;
   const creating = params.get('create') === '1';
   const [createOpen, setCreateOpen] = useFormDraft('groups.create.open', false);
 
-  const query = useGroupList({ start_id: currentCursor(stack), num_records: pageSize });
+  const query = useGroupList({ start_id: paging.cursor, num_records: pageSize });
   const stale = query.isPlaceholderData;
   const nextId = stale ? undefined : query.data?.next_id;
   const empty = query.isError && isNoGroupsError(query.error);
+  useFirstPageWhenGone(
+    paging,
+    isGonePage({ rows: query.data?.groups, error: query.error, placeholder: stale }),
+  );
 
   const openCreate = () => setCreateOpen(true);
   const closeCreate = () => {
@@ -116,21 +110,11 @@ export function NodeGroupsRoute() {
           <Divider />
           <Box p="md">
             <NodeTablePager
-              page={pageNumber(stack)}
-              pages={pageCount(query.isError ? undefined : query.data?.total, pageSize)}
-              canPrev={canGoPrev(stack)}
-              canNext={canGoNext(nextId)}
-              onPrev={() => setStack(goPrev(stack))}
-              onNext={() => {
-                if (canGoNext(nextId)) setStack(goNext(stack, nextId));
-              }}
-              pageSize={pageSize}
-              selectedCount={0}
-              pageSizes={PAGE_SIZES.groups}
-              onPageSize={(size) => {
-                setPageSize(toPageSize(size, PAGE_SIZES.groups, DEFAULT_PAGE_SIZE));
-                setStack(FIRST_PAGE);
-              }}
+              {...paging.pagerProps(
+                query.isError ? undefined : query.data?.total,
+                nextId,
+                query.isPending,
+              )}
             />
           </Box>
         </Stack>

@@ -11,13 +11,8 @@ import {
   typeFromParam,
   type TypeOption,
 } from '../model/filters';
-import {
-  POSITION_PARAMS,
-  positionFromParams,
-  withPosition,
-  withoutCursors,
-  type ListPosition,
-} from '../model/list-position';
+import { PAGE_PARAMS, withoutCursors } from '../../../lib/list-position';
+import { useUrlCursorPaging } from '../../../lib/use-url-paging';
 import { normaliseSearch } from '../model/search';
 import { NodeListPanel, type NodeListHandle } from './node-list-panel';
 import { NodeScreen } from './node-screen';
@@ -54,7 +49,7 @@ export function FleetListScreen({
 }) {
   const [params, setParams] = useSearchParams();
   const list = useRef<NodeListHandle>(null);
-  const search = useUrlSearch('search', SEARCH_DEBOUNCE_MS, [POSITION_PARAMS.cursor]);
+  const search = useUrlSearch('search', SEARCH_DEBOUNCE_MS, PAGE_PARAMS);
   const addToGroup = useAddToGroup();
   const hasAll = typeOptions.some((option) => option.value === '');
   const filtersOf = (query: URLSearchParams) => ({
@@ -65,7 +60,7 @@ export function FleetListScreen({
   const current = filtersOf(params);
   const { node_status: status, type } = current;
   const filters: AdminNodesFilters = current;
-  const position = positionFromParams(params, PAGE_SIZES.devices, DEFAULT_PAGE_SIZE);
+  const paging = useUrlCursorPaging(PAGE_SIZES.devices, DEFAULT_PAGE_SIZE);
 
   const setParam = (name: 'status' | 'type', value: string | undefined) => {
     // The first page of the new filters is asked for before the render (B8).
@@ -81,14 +76,6 @@ export function FleetListScreen({
 
   const clearStatus = useStableHandler(() => setParam('status', undefined));
 
-  const moveTo = useStableHandler((next: ListPosition) =>
-    setParams((current) => withPosition(current, next, DEFAULT_PAGE_SIZE), {
-      replace: true,
-      // As for a filter: the page (fetched ahead) shows without waiting for a transition (B8).
-      flushSync: true,
-    }),
-  );
-
   // Enter in the search box: the search's first page is asked for before the render (B8).
   const searchNow = useStableHandler(() => {
     list.current?.prefetchFirstPage({ ...filters, search: normaliseSearch(search.text) });
@@ -103,7 +90,7 @@ export function FleetListScreen({
         emptyMessage={emptyFleetMessage(filters)}
         groupButtonLabel={NODE_LABELS.addToDeviceGroup}
         onAddToGroup={addToGroup.open}
-        position={{ value: position, onChange: moveTo }}
+        paging={paging}
         actions={actions?.(filters)}
         controls={
           <>

@@ -22,9 +22,9 @@ import {
   pageCount,
   pageNumber,
   toPageSize,
-  type CursorStack,
-} from '../model/paging';
-import type { ListPosition } from '../model/list-position';
+} from '../../../lib/paging';
+import { isGonePage } from '../../../lib/list-position';
+import { useFirstPageWhenGone, type UrlCursorPaging } from '../../../lib/use-url-paging';
 import { NodeTable } from './node-table';
 import { NodeTablePager } from './node-table-pager';
 import { FetchingBar } from '../../../components/fetching-bar';
@@ -68,11 +68,11 @@ export interface NodeListPanelProps {
   /** Shown instead of the table while not enabled. */
   idle?: ReactNode;
   /**
-   * Where the list is, when the screen keeps it (in the query string, so that Back from a
-   * device returns to the same page). The screen then starts again at page 1 when its filters
-   * change. Without it the list keeps its own position, which a change of filters resets.
+   * Where the list is, kept by the screen in the query string (useUrlCursorPaging), so that Back
+   * from a device returns to the same page. The screen starts again at page 1 when its filters
+   * change.
    */
-  position?: { value: ListPosition; onChange: (next: ListPosition) => void };
+  paging: Pick<UrlCursorPaging, 'position' | 'moveTo' | 'toFirstPage'>;
 }
 
 /** The state that belongs to one set of filters: it starts over when the filters change. */
@@ -133,8 +133,10 @@ function listRequest(
 
 /**
  * A node list with cursor paging (spec §4), page sizes 5/10/15/25 (default 10), refresh,
- * selection, loading, error and empty states. The screen owns the filters; a change of filters
- * or page size starts again at page 1. The next page is fetched ahead so that Next is instant.
+ * selection, loading, error and empty states. The screen owns the filters and the position (in
+ * its query string); a change of filters or page size starts again at page 1, and so does a page
+ * after the first that turns out to be gone. The next page is fetched ahead so that Next is
+ * instant.
  */
 export function NodeListPanel({
   filters,
@@ -147,20 +149,17 @@ export function NodeListPanel({
   onAddToGroup,
   enabled = true,
   idle,
-  position,
+  paging,
 }: NodeListPanelProps) {
   const queryClient = useQueryClient();
-  const [ownPageSize, setOwnPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const pageSize = position?.value.pageSize ?? ownPageSize;
+  const { pageSize, stack } = paging.position;
   const diagnosticsLinks = useDiagnosticsLinks();
   const filterKey = JSON.stringify(filters);
   const pagingKey = `${filterKey}|${pageSize}`;
-  const [paging, setPaging] = useState<Scoped<CursorStack>>({ key: pagingKey, value: FIRST_PAGE });
   const [selection, setSelection] = useState<Scoped<ReadonlySet<string>>>({
     key: filterKey,
     value: new Set(),
   });
-  const stack = position?.value.stack ?? (paging.key === pagingKey ? paging.value : FIRST_PAGE);
   const selected = selection.key === filterKey ? selection.value : new Set<string>();
 
   const own = useOwnNodesOnly();
@@ -170,6 +169,10 @@ export function NodeListPanel({
   const stale = query.isPlaceholderData;
   const nextId = stale ? undefined : page?.next_id;
   const selectable = groupButtonLabel !== undefined;
+  useFirstPageWhenGone(
+    { page: pageNumber(stack), toFirstPage: paging.toFirstPage },
+    enabled && isGonePage({ rows: page?.node_info, error: query.error, placeholder: stale }),
+  );
 
   // Fetch the next page ahead, so that Next shows it without a wait (B8: ≤ 150 ms after a click).
   useEffect(() => {
@@ -221,14 +224,7 @@ export function NodeListPanel({
   const addToGroup = useStableHandler(() =>
     onAddToGroup?.([...selected], () => setSelection({ key: filterKey, value: new Set() })),
   );
-  const moveTo = useStableHandler((next: ListPosition) => {
-    if (position !== undefined) {
-      position.onChange(next);
-      return;
-    }
-    setOwnPageSize(next.pageSize);
-    setPaging({ key: `${filterKey}|${next.pageSize}`, value: next.stack });
-  });
+  const { moveTo } = paging;
   const prev = useStableHandler(() => moveTo({ pageSize, stack: goPrev(stack) }));
   const next = useStableHandler(() => {
     if (canGoNext(nextId)) moveTo({ pageSize, stack: goNext(stack, nextId) });

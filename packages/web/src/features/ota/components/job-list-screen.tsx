@@ -9,21 +9,24 @@ import { useSessionUser } from '../../auth/components/session-user';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { SearchInput } from '../../nodes/components/search-input';
-import { useSearchFilter } from '../../nodes/components/use-search-filter';
+import { SEARCH_DEBOUNCE_MS } from '../../nodes/components/use-search-filter';
+import { useUrlSearch } from '../../nodes/components/use-url-search';
+import { PAGE_PARAMS, isGonePage, isIdCursor } from '../../../lib/list-position';
+import { useFirstPageWhenGone, useUrlCursorPaging } from '../../../lib/use-url-paging';
 import { isNoJobsError, useJobList, type JobListRequest } from '../api/job-list.query';
 import { useLiveJobList } from '../api/job-live';
 import { OTA_LABELS } from '../labels';
 import { JOB_MODES, type JobScreenMode } from '../model/job-mode';
 import { JobActionModal, type JobAction } from './job-action-modal';
 import { JobTable } from './job-table';
-import { useCursorPaging } from './use-cursor-paging';
 import { RefreshButton } from '../../../components/refresh-button';
 
 /**
  * The OTA job lists: '/home/ota-jobs/' and '/home/ota-archived-jobs' (fleet-management §2), and
  * the fault job lists '/home/faultjobs' and '/home/fault-ota-archived-jobs' (access §2). Cursor
  * paging 5/10/25 (default 10), search by job name, refresh, the OTA-topics hint; Cancel Job and
- * Archive change the list at once. Jobs on the page follow their rollout live.
+ * Archive change the list at once. Jobs on the page follow their rollout live. The search and
+ * the page live in the query string, so Back from a job returns to them.
  */
 export function JobListScreen({
   mode: modeName,
@@ -35,8 +38,8 @@ export function JobListScreen({
   const mode = JOB_MODES[modeName];
   const user = useSessionUser();
   const canWrite = user.permissions.includes('ota.write');
-  const search = useSearchFilter();
-  const paging = useCursorPaging(search.applied ?? '', PAGE_SIZES.jobs, DEFAULT_PAGE_SIZE);
+  const search = useUrlSearch('search', SEARCH_DEBOUNCE_MS, PAGE_PARAMS);
+  const paging = useUrlCursorPaging(PAGE_SIZES.jobs, DEFAULT_PAGE_SIZE, isIdCursor);
   const acting = useDialogTarget<{ job: OtaJob; action: JobAction }>();
 
   const request: JobListRequest = {
@@ -51,6 +54,10 @@ export function JobListScreen({
   const stale = query.isPlaceholderData;
   const empty = query.isError && isNoJobsError(query.error);
   const jobs = empty ? [] : query.isError ? undefined : query.data?.otaJobs;
+  useFirstPageWhenGone(
+    paging,
+    isGonePage({ rows: query.data?.otaJobs, error: query.error, placeholder: stale }),
+  );
 
   const otherList = archived ? (
     <Anchor component={Link} to={mode.listPath} size="sm">

@@ -11,7 +11,8 @@ import { formatListDate } from '../model/job-dates';
 import type { JobModeConfig } from '../model/job-mode';
 import { ExecutionStatusBadge } from './job-status-badge';
 import { NodeHistoryModal } from './node-history-modal';
-import { useCursorPaging } from './use-cursor-paging';
+import { isGonePage, isIdCursor } from '../../../lib/list-position';
+import { useFirstPageWhenGone, useUrlCursorPaging } from '../../../lib/use-url-paging';
 
 const COLUMNS = [
   OTA_LABELS.columnNodeId,
@@ -23,9 +24,10 @@ const COLUMNS = [
 /**
  * The job's nodes a page at a time (5/10/25, default 10) with their state, when it was reached
  * and what the node said; a node id opens that node's status history. A card per node on a phone.
+ * The page lives in the query string, so Back to the job (from its image) returns to it.
  */
 export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobModeConfig }) {
-  const paging = useCursorPaging(otaJobId, PAGE_SIZES.jobs, DEFAULT_PAGE_SIZE);
+  const paging = useUrlCursorPaging(PAGE_SIZES.jobs, DEFAULT_PAGE_SIZE, isIdCursor);
   const [historyOf, setHistoryOf] = useState<string | null>(null);
   const query = useJobNodes({
     ota_job_id: otaJobId,
@@ -35,6 +37,10 @@ export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobM
   const stale = query.isPlaceholderData;
   const empty = query.isError && isNoJobNodesError(query.error);
   const rows = empty ? [] : query.isError ? undefined : query.data?.node_ota_status;
+  useFirstPageWhenGone(
+    paging,
+    isGonePage({ rows: query.data?.node_ota_status, error: query.error, placeholder: stale }),
+  );
 
   return (
     <Paper withBorder radius="lg" data-testid="job-nodes">

@@ -1,12 +1,15 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@fleetdeck/contract';
 import { Box, Button, Center, Divider, Group, Loader, Modal, Paper, Stack } from '@mantine/core';
 import { IconMailCog, IconUserPlus } from '@tabler/icons-react';
-import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { NodeScreen } from '../../nodes/components/node-screen';
 import { NodeTablePager } from '../../nodes/components/node-table-pager';
 import { SearchInput } from '../../nodes/components/search-input';
+import { useUrlSearch } from '../../nodes/components/use-url-search';
+import { PAGE_PARAMS } from '../../../lib/list-position';
+import { useUrlPageNumber } from '../../../lib/use-url-paging';
 import { useAllUsers } from '../api/user-list.query';
 import { AddUserModal } from '../components/add-user-modal';
 import { UserTable } from '../components/user-table';
@@ -30,25 +33,23 @@ const EmailTemplateEditor = lazy(() =>
 /**
  * /home/userregistration/ (fleet-management §2, super admins): User Name, User Id and Role with
  * a client-side search, paging 5/10/25 (default 10), 'User not found.' when nothing matches, the
- * Add User modal and the Email Template Configurations.
+ * Add User modal and the Email Template Configurations. The search, page size and page live in
+ * the query string, so Back from a user returns to them.
  */
 export function UserRegistrationRoute() {
   const users = useAllUsers();
-  const [search, setSearch] = useState('');
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [page, setPage] = useState(1);
+  // The search filters the list in the browser, so it applies as the user types.
+  const search = useUrlSearch('search', 0, PAGE_PARAMS);
+  const paging = useUrlPageNumber(PAGE_SIZES.users, DEFAULT_PAGE_SIZE);
+  const { pageSize } = paging;
   const [adding, setAdding] = useFormDraft('users.add.open', false);
   const [editingTemplate, setEditingTemplate] = useState(false);
-  const onSearch = useCallback((value: string) => {
-    setSearch(value);
-    setPage(1);
-  }, []);
 
-  const matches = useMemo(() => searchUsers(users.data ?? [], search), [users.data, search]);
-  const pages = Math.max(1, Math.ceil(matches.length / pageSize));
-  const current = Math.min(page, pages);
+  const applied = search.applied ?? '';
+  const matches = useMemo(() => searchUsers(users.data ?? [], applied), [users.data, applied]);
+  const pager = paging.pagerProps(users.isError ? 0 : users.data && matches.length);
   const visible = users.data
-    ? matches.slice((current - 1) * pageSize, current * pageSize)
+    ? matches.slice((pager.page - 1) * pageSize, pager.page * pageSize)
     : undefined;
 
   return (
@@ -62,8 +63,8 @@ export function UserRegistrationRoute() {
                 label={USER_LABELS.search}
                 placeholder={USER_LABELS.searchPlaceholder}
                 name="user_search"
-                value={search}
-                onChange={onSearch}
+                value={search.text}
+                onChange={search.change}
                 width={300}
               />
               <Group gap="sm" align="flex-end">
@@ -102,21 +103,7 @@ export function UserRegistrationRoute() {
           )}
           <Divider />
           <Box p="md">
-            <NodeTablePager
-              page={current}
-              pages={pages}
-              canPrev={current > 1}
-              canNext={current < pages}
-              onPrev={() => setPage(current - 1)}
-              onNext={() => setPage(current + 1)}
-              pageSize={pageSize}
-              selectedCount={0}
-              pageSizes={PAGE_SIZES.users}
-              onPageSize={(size) => {
-                setPageSize(size);
-                setPage(1);
-              }}
-            />
+            <NodeTablePager {...pager} />
           </Box>
         </Stack>
       </Paper>

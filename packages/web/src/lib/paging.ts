@@ -46,3 +46,12 @@ export function toPageSize(value: unknown, allowed: readonly number[], fallback:
   const size = typeof value === 'number' ? value : Number(value);
   return allowed.includes(size) ? size : fallback;
 }
+
+/**
+ * The page of a list paged in the browser to show: the one asked for, kept within 1 … last page
+ * (a page-size change, or an address from when the list was longer, may name one past the end).
+ */
+export function clampPage(page: number, total: number | undefined, pageSize: number): number {
+  if (!Number.isFinite(page) || page < 1) return 1;
+  return Math.min(Math.floor(page), pageCount(total, pageSize));
+}

@@ -2,6 +2,7 @@ import { PAGE_SIZES } from '@fleetdeck/contract';
 import { describe, expect, it } from 'vitest';
 import {
   FIRST_PAGE,
+  clampPage,
   canGoNext,
   canGoPrev,
   currentCursor,
@@ -72,5 +73,17 @@ describe('toPageSize', () => {
       expect(toPageSize(String(size), PAGE_SIZES.devices, 10)).toBe(size);
     expect(toPageSize('20', PAGE_SIZES.devices, 10)).toBe(10);
     expect(toPageSize(null, PAGE_SIZES.devices, 10)).toBe(10);
+  });
+});
+
+describe('clampPage', () => {
+  it('keeps a page number inside the list', () => {
+    expect(clampPage(3, 23, 10)).toBe(3);
+    expect(clampPage(3, 23, 25)).toBe(1);
+    expect(clampPage(9, 23, 10)).toBe(3);
+    expect(clampPage(0, 23, 10)).toBe(1);
+    expect(clampPage(2, 0, 10)).toBe(1);
+    expect(clampPage(2, undefined, 10)).toBe(1);
+    expect(clampPage(Number.NaN, 23, 10)).toBe(1);
   });
 });
