@@ -200,6 +200,8 @@ describe('Devices list', () => {
 
     await table().getByRole('link', { name: 'fd-node-021', exact: true }).click();
     await page.waitForURL(/\/home\/diagnostics\/report\/fd-node-021$/);
+    // The list must be gone before Back, or an old list still on screen would pass the test.
+    await table().waitFor({ state: 'detached' });
     await page.goBack();
     await waitForRows(ids(20, 30));
     await expect(pageStatus().innerText()).resolves.toBe('Page 3 of 13');
@@ -215,6 +217,8 @@ describe('Devices list', () => {
     await waitForRows(ids(25, 50));
     await table().getByRole('link', { name: 'fd-node-026', exact: true }).click();
     await page.waitForURL(/\/home\/diagnostics\/report\/fd-node-026$/);
+    // The list must be gone before Back, or an old list still on screen would pass the test.
+    await table().waitFor({ state: 'detached' });
     await page.goBack();
     await waitForRows(ids(25, 50));
     await expect(pageStatus().innerText()).resolves.toBe('Page 2 of 6');
