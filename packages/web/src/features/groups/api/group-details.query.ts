@@ -1,4 +1,4 @@
-import type { NodeGroup } from '@fleetdeck/contract';
+import { SERVER_MESSAGES, type NodeGroup } from '@fleetdeck/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
@@ -30,7 +30,7 @@ export async function fetchGroupDetails(
     signal ? { signal } : {},
   );
   const group = list.groups[0];
-  if (group === undefined) throw new ApiError(404, 'Node group does not exist', null);
+  if (group === undefined) throw new ApiError(404, SERVER_MESSAGES.groupNotFound, null);
   return group;
 }
 
