@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@fleetdeck/contract';
+import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from './helpers/end-users.js';
@@ -74,5 +74,35 @@ describe.each(DIALECTS)('concurrent sign-in attempts and password changes on %s'
     for (let i = 0; i < 4; i++)
       expect((await login(userName, `Wrong-Guess-${i}-y`, '10.21.1.1')).statusCode).toBe(400);
     expect((await login(userName, PASSWORD, '10.21.1.1')).statusCode).toBe(200);
+  });
+
+  it('lets exactly one of 5 parallel password changes with the same current password through', async () => {
+    const userName = await newUser();
+    const { accesstoken } = await apiLogin(server.app, userName, PASSWORD);
+    const next = (i: number) => `Fresh-Lantern-${i}-2032`;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        call('PUT', '/v1/password2', accesstoken, { password: PASSWORD, newpassword: next(i) }),
+      ),
+    );
+    const won = answers.filter((answer) => answer.statusCode === 200);
+    expect(won, String(statuses(answers))).toHaveLength(1);
+    for (const answer of answers.filter((a) => a.statusCode !== 200)) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toEqual({
+        status: 'failure',
+        description: SERVER_MESSAGES.currentPasswordWrong,
+        error_code: ERROR_CODES.currentPasswordWrong,
+      });
+    }
+    const winner = answers.findIndex((answer) => answer.statusCode === 200);
+    // The winner's password works and its fresh session is the one valid session.
+    expect((await login(userName, next(winner), '10.22.0.1')).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      if (i !== winner)
+        expect((await login(userName, next(i), '10.22.0.1')).statusCode, `password ${i}`).toBe(400);
+    const fresh = won[0]?.json<{ accesstoken: string }>().accesstoken ?? '';
+    expect((await call('GET', '/v1/user', fresh)).statusCode).toBe(200);
+    expect((await call('GET', '/v1/user', accesstoken)).statusCode).toBe(401);
   });
 });

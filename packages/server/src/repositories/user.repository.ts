@@ -79,6 +79,26 @@ export async function updatePasswordHash(
     .execute();
 }
 
+/**
+ * Stores a new password hash only while the stored one is still `expectedHash` (the one the
+ * caller checked the current password against); false when another change came first.
+ */
+export async function replacePasswordHash(
+  db: Db,
+  userId: string,
+  expectedHash: string,
+  passwordHash: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, password_changed_at: now, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('password_hash', '=', expectedHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 // --- User administration (migration 0012) ---
 
 /** A user with its Add User profile, as the admin list and details read it. */

@@ -24,7 +24,7 @@ import {
 import {
   findUserById,
   findUserByName,
-  updatePasswordHash,
+  replacePasswordHash,
   type UserRecord,
 } from '../../repositories/user.repository.js';
 import { isCommonPassword } from './common-passwords.js';
@@ -373,7 +373,10 @@ export class AuthService {
     const passwordHash = await hashPassword(next);
     const issued = await this.db.transaction().execute(async (trx) => {
       const now = this.nowSeconds();
-      await updatePasswordHash(trx, user.user_id, passwordHash, now);
+      // Only over the hash that was checked: a change that committed meanwhile (another tab, a
+      // reset) means `current` is no longer the password, as a sequential request would find.
+      if (!(await replacePasswordHash(trx, user.user_id, readHash, passwordHash, now)))
+        throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
       await revokeUserSessions(trx, user.user_id, 'password_changed', now);
       this.contexts.forgetUser(user.user_id);
       return this.startSession(trx, user, meta);
