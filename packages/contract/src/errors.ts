@@ -199,6 +199,8 @@ export const SERVER_MESSAGES = {
   userDeleteCodeSent: 'A verification code has been sent to your e-mail address.',
   lastSuperAdminSelfDeletion:
     'You are the only super admin. Give another user the super admin role before deleting your account.',
+  lastSuperAdminRoleRemoval:
+    'At least one super admin must remain. Give another user the super admin role first.',
   adminUserUpdated: 'User updated successfully.',
   customDataUserMissing: 'Error, Specify either one of user_id or user_name',
   customDataInvalidKey:

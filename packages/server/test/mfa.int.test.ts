@@ -247,6 +247,39 @@ describe.each(DIALECTS)('MFA sign-in on %s', (dialect) => {
     expect(step.attempts).toBe(5);
   });
 
+  it('checks at most the account limit of 15 parallel wrong codes spread over three steps', async () => {
+    const { email, phone } = await smsMfaUser('+919800000007');
+    // Each right password clears the account's window, so three steps start from none.
+    const sessions: string[] = [];
+    const codes = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      sessions.push((await passwordStep(email)).body.session);
+      codes.add(codeIn(sms.lastTo(phone) ?? ''));
+    }
+    const wrong = ['000000', '000001', '000002', '000003'].find((code) => !codes.has(code));
+    const burst = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        server.app.inject({
+          method: 'POST',
+          url: '/v1/login2',
+          remoteAddress: `10.30.0.${i}`,
+          payload: { user_name: email, verification_code: wrong, session: sessions[i % 3] },
+        }),
+      ),
+    );
+    const checked = burst.filter((response) => response.statusCode !== 429);
+    expect(checked.length, String(burst.map((r) => r.statusCode))).toBeLessThanOrEqual(5);
+    for (const response of checked)
+      expect(response.json()).toMatchObject({ error_code: ERROR_CODES.verificationCodeIncorrect });
+    const locked = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login2',
+      remoteAddress: '10.30.1.1',
+      payload: { user_name: email, password: PASSWORD },
+    });
+    expect(locked.statusCode).toBe(429);
+  });
+
   it('still asks for the second factor after a password reset (ASVS 6.4.3)', async () => {
     const { email } = await smsMfaUser('+919800000005');
     const mark = smtp.mails.length;

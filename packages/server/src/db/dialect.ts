@@ -119,3 +119,23 @@ export async function lockImageRow(
   const row = result.rows[0];
   return { exists: row !== undefined, archived: row !== undefined && Number(row.archived) !== 0 };
 }
+
+/**
+ * Locks the given accounts and every super admin's account until the current transaction ends,
+ * in user id order, so two such transactions wait for each other instead of deadlocking. Role
+ * changes and deletions take it first; their checks ("is the caller still a super admin", "does
+ * another super admin remain", "does the account still exist") then read a state no concurrent
+ * change can invalidate before commit, on any number of instances. SQLite has one writer already.
+ */
+export async function lockAccountsAndSuperAdmins(
+  trx: QueryExecutorProvider,
+  userIds: readonly string[],
+): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  const ids = userIds.length > 0 ? sql.join(userIds) : sql`null`;
+  await sql`select u.user_id from users u
+      where u.user_id in (${ids}) or u.super_admin = 1
+        or exists (select 1 from user_roles r where r.user_id = u.user_id and r.role = 'super_admin')
+      order by u.user_id
+      for update of u`.execute(trx);
+}

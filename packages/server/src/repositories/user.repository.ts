@@ -79,6 +79,26 @@ export async function updatePasswordHash(
     .execute();
 }
 
+/**
+ * Stores a new password hash only while the stored one is still `expectedHash` (the one the
+ * caller checked the current password against); false when another change came first.
+ */
+export async function replacePasswordHash(
+  db: Db,
+  userId: string,
+  expectedHash: string,
+  passwordHash: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, password_changed_at: now, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('password_hash', '=', expectedHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 // --- User administration (migration 0012) ---
 
 /** A user with its Add User profile, as the admin list and details read it. */
@@ -313,17 +333,20 @@ export async function releaseNodesOf(db: Db, userId: string): Promise<void> {
     .execute();
 }
 
-/** Deletes an account; sessions, roles, mappings, profile and custom data go with it (cascade). */
-export async function deleteUserRow(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('users').where('user_id', '=', userId).execute();
+/**
+ * Deletes an account; sessions, roles, mappings, profile and custom data go with it (cascade).
+ * False when there was no such account (another request deleted it first).
+ */
+export async function deleteUserRow(db: Db, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
-/** Whether a super admin other than `userId` exists (by the flag or by the role). */
-export async function hasOtherSuperAdmin(db: Db, userId: string): Promise<boolean> {
-  const row = await db
+/** Super admins' accounts, by the flag or by the role (the two are kept in step). */
+function superAdmins(db: Db) {
+  return db
     .selectFrom('users')
     .select('users.user_id')
-    .where('users.user_id', '<>', userId)
     .where((eb) =>
       eb.or([
         eb('users.super_admin', '=', 1),
@@ -335,8 +358,19 @@ export async function hasOtherSuperAdmin(db: Db, userId: string): Promise<boolea
             .where('user_roles.role', '=', 'super_admin'),
         ),
       ]),
-    )
+    );
+}
+
+/** Whether a super admin other than `userId` exists (by the flag or by the role). */
+export async function hasOtherSuperAdmin(db: Db, userId: string): Promise<boolean> {
+  const row = await superAdmins(db)
+    .where('users.user_id', '<>', userId)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Whether any super admin exists. */
+export async function hasSuperAdmin(db: Db): Promise<boolean> {
+  return (await superAdmins(db).limit(1).executeTakeFirst()) !== undefined;
 }

@@ -24,7 +24,7 @@ import {
 import {
   findUserById,
   findUserByName,
-  updatePasswordHash,
+  replacePasswordHash,
   type UserRecord,
 } from '../../repositories/user.repository.js';
 import { isCommonPassword } from './common-passwords.js';
@@ -67,6 +67,14 @@ export interface IssuedTokens {
 /** A password sign-in: tokens, or (for an MFA user) the second step to complete first. */
 export type LoginOutcome =
   { kind: 'tokens'; issued: IssuedTokens } | { kind: 'mfa'; challenge: MfaChallenge };
+
+/** A place taken in the failed-sign-in windows for one attempt (see AuthService.takeAttempt). */
+interface SignInAttempt {
+  /** Gives the place back: the attempt was not a failure. */
+  withdraw(): void;
+  /** The credentials were right: clears the account's window and gives the IP's place back. */
+  succeed(): void;
+}
 
 /** Who is asking: used for rate limits and stored with the session. */
 export interface ClientMeta {
@@ -138,21 +146,26 @@ export class AuthService {
    */
   async login(userName: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
     const accountKey = userName.trim().toLowerCase();
-    if (this.ipFailures.isBlocked(meta.ip) || this.accountFailures.isBlocked(accountKey)) {
-      throw tooManyRequests();
+    const attempt = this.takeAttempt(accountKey, meta.ip);
+    let user: UserRecord | undefined;
+    let valid: boolean;
+    try {
+      user = await findUserByName(this.db, accountKey);
+      valid = user?.password_hash
+        ? await verifyPassword(user.password_hash, password)
+        : await verifyAgainstDummy(password);
+    } catch (error) {
+      attempt.withdraw();
+      throw error;
     }
-    const user = await findUserByName(this.db, accountKey);
-    const valid = user?.password_hash
-      ? await verifyPassword(user.password_hash, password)
-      : await verifyAgainstDummy(password);
-    if (!user || !valid) {
-      this.accountFailures.record(accountKey);
-      this.ipFailures.record(meta.ip);
+    // A wrong password keeps its place in both windows: it is the recorded failure.
+    if (!user || !valid)
       throw badRequest(SERVER_MESSAGES.incorrectCredentials, ERROR_CODES.incorrectCredentials);
-    }
-    if (!user.verified)
+    if (!user.verified) {
+      attempt.withdraw();
       throw badRequest(SERVER_MESSAGES.accountNotVerified, ERROR_CODES.accountNotVerified);
-    this.accountFailures.reset(accountKey);
+    }
+    attempt.succeed();
     const challenge = await this.mfa?.challenge(user);
     if (challenge) return { kind: 'mfa', challenge };
     const issued = await this.db.transaction().execute(async (trx) => {
@@ -174,21 +187,47 @@ export class AuthService {
     const accountKey = userName.trim().toLowerCase();
     if (!this.mfa)
       throw badRequest(SERVER_MESSAGES.mfaSessionInvalid, ERROR_CODES.mfaSessionMissing);
-    if (this.ipFailures.isBlocked(meta.ip) || this.accountFailures.isBlocked(accountKey)) {
-      throw tooManyRequests();
-    }
+    const attempt = this.takeAttempt(accountKey, meta.ip);
     let user: UserRecord;
     try {
       user = await this.mfa.verify(accountKey, session, code);
     } catch (error) {
-      if (error instanceof AppError && error.errorCode === ERROR_CODES.verificationCodeIncorrect) {
-        this.accountFailures.record(accountKey);
-        this.ipFailures.record(meta.ip);
-      }
+      // Only a wrong code is a failure; an expired step or a burnt challenge is not a guess.
+      const wrongCode =
+        error instanceof AppError && error.errorCode === ERROR_CODES.verificationCodeIncorrect;
+      if (!wrongCode) attempt.withdraw();
       throw error;
     }
-    this.accountFailures.reset(accountKey);
+    attempt.succeed();
     return this.db.transaction().execute(async (trx) => this.startSession(trx, user, meta));
+  }
+
+  /**
+   * Takes a place for one sign-in attempt in the account's window and, when `ip` is given, in the
+   * IP's, before the attempt is checked; 429 when either is full. Checking first and recording
+   * after the password hash (which takes tens of milliseconds) let every parallel guess through;
+   * taken up front, at most the limit's number are ever checked in a window. A place that turns
+   * out not to be a failure is given back (`withdraw`) or, on success, the account's window is
+   * cleared as before (`succeed`). The windows live in this process (ADR 3).
+   */
+  private takeAttempt(accountKey: string, ip?: string): SignInAttempt {
+    if (ip !== undefined && this.ipFailures.isBlocked(ip)) throw tooManyRequests();
+    const accountAt = this.accountFailures.tryRecord(accountKey);
+    if (accountAt === undefined) throw tooManyRequests();
+    const ipAt = ip === undefined ? undefined : this.ipFailures.tryRecord(ip);
+    const releaseIp = () => {
+      if (ip !== undefined && ipAt !== undefined) this.ipFailures.release(ip, ipAt);
+    };
+    return {
+      withdraw: () => {
+        this.accountFailures.release(accountKey, accountAt);
+        releaseIp();
+      },
+      succeed: () => {
+        this.accountFailures.reset(accountKey);
+        releaseIp();
+      },
+    };
   }
 
   /** Drops the remembered identity of a user's tokens, so a changed profile shows at once. */
@@ -322,18 +361,22 @@ export class AuthService {
     const user = await findUserById(this.db, context.user.userId);
     if (!user?.password_hash)
       throw badRequest('Error, this operation is not supported for oauth-only deployments', 100052);
-    if (this.accountFailures.isBlocked(user.user_name)) throw tooManyRequests();
-    if (!(await verifyPassword(user.password_hash, current))) {
-      this.accountFailures.record(user.user_name);
+    const readHash = user.password_hash;
+    const attempt = this.takeAttempt(user.user_name);
+    if (!(await verifyPassword(readHash, current)))
       throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
-    }
+    // The right password is no failure; as before, it does not clear the account's window either.
+    attempt.withdraw();
     if (current === next)
       throw badRequest(SERVER_MESSAGES.passwordSameAsOld, ERROR_CODES.passwordPolicy);
     assertNotCommon(next, user.user_name);
     const passwordHash = await hashPassword(next);
     const issued = await this.db.transaction().execute(async (trx) => {
       const now = this.nowSeconds();
-      await updatePasswordHash(trx, user.user_id, passwordHash, now);
+      // Only over the hash that was checked: a change that committed meanwhile (another tab, a
+      // reset) means `current` is no longer the password, as a sequential request would find.
+      if (!(await replacePasswordHash(trx, user.user_id, readHash, passwordHash, now)))
+        throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
       await revokeUserSessions(trx, user.user_id, 'password_changed', now);
       this.contexts.forgetUser(user.user_id);
       return this.startSession(trx, user, meta);

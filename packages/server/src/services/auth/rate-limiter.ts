@@ -24,6 +24,28 @@ export class SlidingWindowLimiter {
     if (this.hits.size > 100_000) this.sweep();
   }
 
+  /**
+   * Records one event for `key` unless the window is full already: the check and the record are
+   * one step, so callers that wait between checking and recording (a password hash) cannot all
+   * pass together. Returns the event's time (for `release`), or undefined when `key` is blocked.
+   */
+  tryRecord(key: string): number | undefined {
+    if (this.isBlocked(key)) return undefined;
+    const at = this.now();
+    this.hits.set(key, [...this.recent(key), at]);
+    if (this.hits.size > 100_000) this.sweep();
+    return at;
+  }
+
+  /** Takes back one event recorded at `at` (an attempt that turned out not to count). */
+  release(key: string, at: number): void {
+    const list = this.hits.get(key);
+    const index = list?.indexOf(at) ?? -1;
+    if (!list || index < 0) return;
+    list.splice(index, 1);
+    if (list.length === 0) this.hits.delete(key);
+  }
+
   /** Forgets `key` (e.g. after a successful sign-in). */
   reset(key: string): void {
     this.hits.delete(key);

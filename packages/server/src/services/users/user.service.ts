@@ -16,8 +16,9 @@ import {
   type UpdateUserBody,
   type UserList,
 } from '@fleetdeck/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/database.js';
+import { lockAccountsAndSuperAdmins, lockNodeOwnership } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, badRequest, forbidden, notFound } from '../../errors.js';
 import {
@@ -32,6 +33,7 @@ import {
   findUserById,
   findUserByName,
   hasOtherSuperAdmin,
+  hasSuperAdmin,
   insertUser,
   listAdminUsers,
   nodesHeldBy,
@@ -41,7 +43,9 @@ import {
   upsertUserProfile,
   type AdminUserRow,
   type UserProfileFields,
+  type UserRecord,
 } from '../../repositories/user.repository.js';
+import { revokeUserSessions } from '../../repositories/session.repository.js';
 import type { AuthService, AuthUser } from '../auth/auth.service.js';
 import { assertNotCommon } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
@@ -89,7 +93,7 @@ function codeFailure(reason: 'invalid' | 'expired' | 'exhausted'): AppError {
 }
 
 /** A super admin by flag or by role (the two are kept in step, but either one counts). */
-function isSuperAdmin(row: AdminUserRow): boolean {
+function isSuperAdmin(row: Pick<AdminUserRow, 'super_admin' | 'roles'>): boolean {
   return row.super_admin === 1 || row.roles.includes('super_admin');
 }
 
@@ -152,8 +156,6 @@ function profileFields(body: Partial<UserProfileFields>): Partial<UserProfileFie
  */
 export class UserService {
   private readonly clock: () => number;
-  /** The tail of the queue of super admins' self-deletions (see oneSuperAdminExitAtATime). */
-  private superAdminExits: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -229,8 +231,7 @@ export class UserService {
       );
     } catch (error) {
       await this.db.transaction().execute(async (trx) => {
-        await deleteUserRow(trx, userId);
-        await recordUsersCreated(trx, -1, now);
+        if (await deleteUserRow(trx, userId)) await recordUsersCreated(trx, -1, now);
       });
       throw error;
     }
@@ -318,8 +319,17 @@ export class UserService {
     const now = this.now();
     const fields = profileFields(body);
     await this.db.transaction().execute(async (trx) => {
+      if (roles) await this.lockAndRecheck(trx, actor, row);
       await upsertUserProfile(trx, row.user_id, fields, now, actor.userId);
-      if (roles) await replaceUserRoles(trx, row.user_id, roles, now);
+      if (roles) {
+        await replaceUserRoles(trx, row.user_id, roles, now);
+        // Sequentially unreachable (no one can demote themselves); kept as the invariant's guard.
+        if (!(await hasSuperAdmin(trx)))
+          throw badRequest(
+            SERVER_MESSAGES.lastSuperAdminRoleRemoval,
+            ERROR_CODES.superAdminDeletion,
+          );
+      }
       if (body.first_name !== undefined || body.last_name !== undefined) {
         const first = body.first_name ?? row.first_name;
         const last = body.last_name ?? row.last_name;
@@ -329,6 +339,30 @@ export class UserService {
     // New roles apply from the user's next request, not after the auth cache's 5 s.
     if (roles) this.deps.auth.forgetUser(row.user_id);
     return this.details(row.user_name);
+  }
+
+  /**
+   * Inside a role change or deletion: locks the caller's, the target's and every super admin's
+   * account (db/dialect.ts), then checks again what the request was allowed on. The caller's
+   * rights came from its token before the transaction; two super admins demoting each other at
+   * once would otherwise both pass and leave none. Answers as the sequential request would: 403
+   * for a caller who lost super admin meanwhile (unless `ownAccount`: deleting oneself needs no
+   * role), 404 for a target deleted meanwhile.
+   */
+  private async lockAndRecheck(
+    trx: Transaction<Database>,
+    actor: AuthUser,
+    target: AdminUserRow,
+    ownAccount = false,
+  ): Promise<UserRecord> {
+    await lockAccountsAndSuperAdmins(trx, [actor.userId, target.user_id]);
+    if (!ownAccount) {
+      const caller = await findUserById(trx, actor.userId);
+      if (!caller || (actor.superAdmin && !isSuperAdmin(caller))) throw forbidden();
+    }
+    const current = await findUserById(trx, target.user_id);
+    if (!current) throw notFound(SERVER_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
+    return current;
   }
 
   /** One user with profile and custom data. */
@@ -379,10 +413,13 @@ export class UserService {
   }
 
   /**
-   * The second step both deletions share: with the right code, deletes the account. Its sessions
-   * are revoked first, its nodes lose their user (with the claimed-node statistics updated), and
-   * the account's registration is taken out of the daily rollup, as a rebuild from the users
-   * table would.
+   * The second step both deletions share: with the right code, deletes the account. In one
+   * transaction that first locks the accounts involved and checks again that the deletion is
+   * still allowed (see lockAndRecheck; another admin may have deleted the account, or it may
+   * have become a super admin, or the last one), its sessions are revoked, its nodes lose their
+   * user (with the claimed-node statistics updated), and the account's registration is taken out
+   * of the daily rollup, as a rebuild from the users table would. So two admins confirming at
+   * once delete once, count once, and the later one gets the 404 of a sequential request.
    */
   private async deleteWithCode(actor: AuthUser, target: AdminUserRow, code: string): Promise<void> {
     const check = await this.deps.codes.consume(
@@ -391,15 +428,31 @@ export class UserService {
       code,
     );
     if (!check.ok) throw codeFailure(check.reason);
-    await this.deps.auth.logout({ sessionId: '', userId: target.user_id }, true);
     const now = this.now();
+    const self = actor.userId === target.user_id;
     await this.db.transaction().execute(async (trx) => {
+      // Node claims take this lock before they touch the user's row; taking it before the row
+      // locks too keeps one order, so a claim during the deletion waits instead of deadlocking.
+      await lockNodeOwnership(trx);
+      const current = await this.lockAndRecheck(trx, actor, target, self);
+      if (isSuperAdmin(current)) {
+        if (!self)
+          throw badRequest(SERVER_MESSAGES.superAdminDeletion, ERROR_CODES.superAdminDeletion);
+        if (!(await hasOtherSuperAdmin(trx, current.user_id)))
+          throw badRequest(
+            SERVER_MESSAGES.lastSuperAdminSelfDeletion,
+            ERROR_CODES.superAdminDeletion,
+          );
+      }
+      await revokeUserSessions(trx, target.user_id, 'user_deleted', now);
       for (const nodeId of await nodesHeldBy(trx, target.user_id))
         await recordRelease(trx, nodeId, now);
       await releaseNodesOf(trx, target.user_id);
-      await deleteUserRow(trx, target.user_id);
+      if (!(await deleteUserRow(trx, target.user_id)))
+        throw notFound(SERVER_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
       await recordUsersCreated(trx, -1, target.created_at);
     });
+    this.deps.auth.forgetUser(target.user_id);
   }
 
   /** Step one of a deletion: mails a 6-digit code to the admin who asks (A.3). */
@@ -439,29 +492,15 @@ export class UserService {
   }
 
   /**
-   * Step two: with the right code (bound to the caller), deletes the caller's own account. Super
-   * admins leave one at a time, each checking again that another remains, so two super admins
-   * confirming at once cannot both go.
+   * Step two: with the right code (bound to the caller), deletes the caller's own account. The
+   * deletion checks again under lock that another super admin remains, so two super admins
+   * confirming at once cannot both go, on one instance or several.
    */
   async deleteSelf(code: string | undefined, actor: AuthUser): Promise<void> {
     if (!code)
       throw badRequest(SERVER_MESSAGES.userDeleteCodeMissing, ERROR_CODES.userDeleteCodeMissing);
     const self = await this.selfDeletable(actor);
-    if (!isSuperAdmin(self)) return this.deleteWithCode(actor, self, code);
-    await this.oneSuperAdminExitAtATime(async () =>
-      this.deleteWithCode(actor, await this.selfDeletable(actor), code),
-    );
-  }
-
-  /**
-   * Runs super admins' self-deletions one after another, so the last-super-admin check and the
-   * deletion never interleave with another's. The queue is in memory, which is right for the
-   * default single process (like the limiters of ADR 3); several instances would need a lock.
-   */
-  private oneSuperAdminExitAtATime(task: () => Promise<void>): Promise<void> {
-    const run = this.superAdminExits.then(task);
-    this.superAdminExits = run.catch(() => undefined);
-    return run;
+    await this.deleteWithCode(actor, self, code);
   }
 
   private async customDataUser(query: CustomDataQuery): Promise<string> {
