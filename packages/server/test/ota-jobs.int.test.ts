@@ -618,9 +618,7 @@ describe.each(DIALECTS)('OTA jobs on %s', (dialect) => {
         const images = await call('GET', `/v1/admin/otaimage?ota_image_id=${racedId}`);
         expect(images.json<{ total: number }>().total).toBe(1);
         const jobId = created.json<{ ota_job_id: string }>().ota_job_id;
-        expect((await call('PUT', '/v1/admin/otajob', { ota_job_id: jobId })).statusCode).toBe(
-          200,
-        );
+        expect((await call('PUT', '/v1/admin/otajob', { ota_job_id: jobId })).statusCode).toBe(200);
       } else {
         expect(deleted.statusCode, deleted.body).toBe(200);
         expect(created.statusCode, created.body).toBe(404);
