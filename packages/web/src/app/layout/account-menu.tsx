@@ -1,4 +1,4 @@
-import { LABELS } from '@fleetdeck/contract';
+import { LABELS, formatMessage } from '@fleetdeck/contract';
 import type { CurrentUser } from '@fleetdeck/contract';
 import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -12,6 +12,7 @@ import {
 import { Link } from 'react-router';
 import { LogoutConfirmModal } from '../../features/auth/components/logout-confirm-modal';
 import { CHANGE_PASSWORD_PATH, USER_INFO_PATH, USER_REGISTRATION_PATH } from '../../lib/paths';
+import { APP_LABELS } from '../labels';
 import { accountMenuEntries } from './access-rules';
 
 type MenuUser = Pick<CurrentUser, 'user_name' | 'permissions' | 'email_user'>;
@@ -27,7 +28,7 @@ export function AccountMenu({ user }: { user: MenuUser }) {
       <Menu position="bottom-end" width={260} shadow="md" withinPortal>
         <Menu.Target>
           <UnstyledButton
-            aria-label="Account settings"
+            aria-label={formatMessage(APP_LABELS.accountButton, { email: user.user_name })}
             px={6}
             py={4}
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
@@ -81,6 +82,8 @@ export function AccountMenu({ user }: { user: MenuUser }) {
           )}
           <Menu.Item
             color="red"
+            // Mantine draws a red item in red.6 (3.3:1 on white); the error red passes AA.
+            c="var(--mantine-color-error)"
             leftSection={<IconLogout size={16} aria-hidden="true" />}
             onClick={logoutModal.open}
           >
