@@ -78,7 +78,9 @@ async function seriousViolations(): Promise<string[]> {
     .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
     .map(
       (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        `${violation.id}: ${violation.nodes
+          .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)}`)
+          .join(', ')}`,
     );
 }
 
