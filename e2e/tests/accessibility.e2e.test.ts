@@ -184,6 +184,7 @@ describe('keyboard', () => {
     await page.goto('/home/nodes');
     await page.getByLabel('Select fd-a11y-001', { exact: true }).waitFor();
     await expect(page.locator('#main-navigation').getAttribute('inert')).resolves.not.toBeNull();
+    await screenshot(page, 'a11y-devices-phone');
     await page.getByRole('button', { name: /Account settings/ }).focus();
     for (let i = 0; i < 15; i += 1) {
       await page.keyboard.press('Tab');
