@@ -197,6 +197,40 @@ describe('keyboard', () => {
     await screenshot(page, 'a11y-phone-menu-open');
   });
 
+  it('keeps the focused control clear of the fixed header and footer while tabbing', async () => {
+    // A short window, so the list scrolls under the header and footer as focus moves down it.
+    await page.setViewportSize({ width: 1280, height: 420 });
+    await signIn(page);
+    await page.goto('/home/nodes');
+    await page.getByLabel('Select fd-a11y-001', { exact: true }).waitFor();
+    await page.getByRole('heading', { level: 1 }).evaluate((heading) => {
+      heading.tabIndex = -1;
+      heading.focus();
+    });
+    let checked = 0;
+    for (let i = 0; i < 20; i += 1) {
+      await page.keyboard.press('Tab');
+      const place = await page.evaluate(() => {
+        const active = document.activeElement;
+        const header = document.querySelector('.mantine-AppShell-header');
+        const footer = document.querySelector('.mantine-AppShell-footer');
+        if (!(active instanceof HTMLElement) || !header || !footer) return null;
+        // Past the page's last control focus leaves the document: nothing more to check.
+        if (active.closest('main') === null) return 'left the page';
+        const box = active.getBoundingClientRect();
+        return {
+          clearOfHeader: box.top >= header.getBoundingClientRect().bottom,
+          clearOfFooter: box.bottom <= footer.getBoundingClientRect().top,
+          label: `${active.tagName} ${active.getAttribute('aria-label') ?? ''} at ${Math.round(box.top)}–${Math.round(box.bottom)}`,
+        };
+      });
+      if (place === 'left the page') break;
+      checked += 1;
+      expect(place, place?.label).toMatchObject({ clearOfHeader: true, clearOfFooter: true });
+    }
+    expect(checked).toBeGreaterThan(8);
+  });
+
   it('puts focus in the Email field after a failed sign-in submit', async () => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign in' }).click();
