@@ -118,7 +118,10 @@ describe('fault screens on a simulated fleet', () => {
     // The code may be on a later page of the catalogue: show 25 a page and page on until found.
     await page.locator('#node-page-size').selectOption('25');
     const codeLink = table.getByRole('link', {
-      name: formatMessage('Devices reporting {code}', { code: display }),
+      name: formatMessage('{code} – devices reporting {display}', {
+        code: target.code,
+        display,
+      }),
       exact: true,
     });
     while ((await codeLink.count()) === 0) {

@@ -1,4 +1,5 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { APP_LABELS } from './labels';
 
 /**
  * Fleetdeck's brand: a deep "appliance" blue for actions on a cool grey canvas. Shade 8 is the
@@ -32,6 +33,11 @@ export const theme = createTheme({
   fontFamily: FONT_STACK,
   headings: { fontFamily: FONT_STACK, fontWeight: '650' },
   components: {
+    // Icon-only "X" buttons get a name once here, for every dialog, toast and file input.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': APP_LABELS.close } } },
+    // The dialog's header is not the page's banner landmark: a plain div, not <header>.
+    ModalHeader: { defaultProps: { component: 'div' } },
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': APP_LABELS.close } } },
     Paper: { defaultProps: { radius: 'lg' } },
     // Every form control the same size, so controls in one row line up (label, box and text).
     // Compact filter and chart controls ask for 'sm' themselves, all of them alike.
@@ -44,6 +50,48 @@ export const theme = createTheme({
     Autocomplete: { defaultProps: { size: 'md' } },
     TagsInput: { defaultProps: { size: 'md' } },
     NativeSelect: { defaultProps: { size: 'md' } },
-    FileInput: { defaultProps: { size: 'md' } },
+    FileInput: {
+      defaultProps: { size: 'md', clearButtonProps: { 'aria-label': APP_LABELS.clearFile } },
+    },
   },
+});
+
+/**
+ * Text colours darker than Mantine's defaults, for WCAG AA (4.5:1) on white and on the page's
+ * gray.0 (#f8f9fa): dimmed text (gray.6 is 3.2:1 there), field errors and red menu items (red.6
+ * is 3.3:1), placeholders (gray.5 is 2.1:1). The dimmed grey stays lighter than gray.7 so the
+ * secondary text still reads as secondary.
+ */
+const DIMMED = '#666d75'; // 5.0:1 on gray.0, 5.2:1 on white
+const PLACEHOLDER = '#6c757d'; // 4.7:1 on white (inputs are white)
+
+/**
+ * Text of "light" variants (badges, light buttons and alerts) for the palettes whose shade 9 on
+ * shade 1 is under 4.5:1: shade 9 darkened by Mantine's `darken` until it passes (4.7–5.1:1).
+ * `-text` (a Text's or Anchor's `c="teal"`) uses them too; on white its default, shade 8, fails.
+ */
+const DARK_TEXT: Record<string, string> = {
+  red: '#bf2828',
+  teal: '#077252',
+  green: '#257535',
+  lime: '#4a760a',
+  yellow: '#a15300',
+  orange: '#b83d0d',
+};
+
+/** Light scheme only (the app forces it); the dark values are Mantine's. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': DIMMED,
+    '--mantine-color-placeholder': PLACEHOLDER,
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    ...Object.fromEntries(
+      Object.entries(DARK_TEXT).flatMap(([name, color]) => [
+        [`--mantine-color-${name}-light-color`, color],
+        [`--mantine-color-${name}-text`, color],
+      ]),
+    ),
+  },
+  dark: {},
 });

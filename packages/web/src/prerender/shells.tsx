@@ -24,7 +24,7 @@ import {
   type StaticShellManifest,
   type StaticShellName,
 } from '../app/static-shell-names';
-import { theme } from '../app/theme';
+import { cssVariablesResolver, theme } from '../app/theme';
 import { authKeys } from '../features/auth/api/auth.keys';
 import { LoginRoute } from '../features/auth/routes/login.route';
 import { FAULT_LABELS } from '../features/faults/labels';
@@ -72,7 +72,12 @@ const noop = () => undefined;
 
 function render(path: string, page: ReactNode, queryClient = new QueryClient()): string {
   return renderToString(
-    <MantineProvider theme={theme} defaultColorScheme="light" forceColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+      forceColorScheme="light"
+    >
       <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>
       </QueryClientProvider>

@@ -7,6 +7,7 @@ import { useSessionUser } from '../../features/auth/components/session-user';
 import { NodeStatusStream } from '../../features/nodes/components/node-status-stream';
 import { DashboardUpdateModal } from '../../features/dashboard-update/components/dashboard-update-modal';
 import { DashboardFrame } from './dashboard-frame';
+import { useHeadingFocusOnNavigation } from './use-heading-focus-on-navigation';
 
 // Neither takes props from the shell: memoised, they stay as they are when the route re-renders.
 const UpdateModal = memo(DashboardUpdateModal);
@@ -16,6 +17,7 @@ function DashboardShell() {
   const user = useSessionUser();
   const navigation = useNavigation();
   const [navOpened, nav] = useDisclosure(false);
+  useHeadingFocusOnNavigation();
 
   return (
     <>

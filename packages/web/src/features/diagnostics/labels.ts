@@ -52,8 +52,10 @@ export const DIAGNOSTICS_LABELS = {
   columnTime: 'Time',
   columnType: 'Type',
   columnMessage: 'Message',
-  showDetails: 'Details',
-  hideDetails: 'Hide',
+  /** The header of the expand buttons' column (read by screen readers only). */
+  columnDetails: 'Details',
+  /** One row's expand button; aria-expanded tells whether they are shown. */
+  rowDetails: 'Details of the {type} at {time}',
   backtrace: 'Backtrace',
   backtraceCorrupted: 'The backtrace is corrupted; the frames below may be incomplete.',
   columnFrame: '#',

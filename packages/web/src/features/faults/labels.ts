@@ -39,7 +39,8 @@ export const FAULT_LABELS = {
   refresh: 'Refresh',
   tryAgain: 'Try again',
   backToFaultList: 'Back to Active Fault List',
-  devicesLink: 'Devices reporting {code}',
+  /** A fault code's link; starts with the code it shows, so speech input can say it. */
+  devicesLink: '{code} – devices reporting {display}',
   faultListCaption: 'Fault codes of {type}',
   faultListSubtitle:
     'The fault codes this appliance type can report. Open a code to see the devices reporting it now.',

@@ -14,6 +14,7 @@ import { NewPasswordFields } from './new-password-fields';
 import { errorMessage } from '../../../lib/api-error';
 import type { FormErrors } from '../../../lib/form-errors';
 import { validateForm } from '../../../lib/validate-form';
+import { fieldError, useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { useChangePassword } from '../api/change-password.mutation';
 
 type Field = keyof PasswordChangeValues;
@@ -29,6 +30,7 @@ export function ChangePasswordForm({ mode }: { mode: DeploymentMode }) {
   const changePassword = useChangePassword(mode);
   const [values, setValues] = useState<PasswordChangeValues>(EMPTY);
   const [errors, setErrors] = useState<FormErrors<Field>>(NO_ERRORS);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const update = (field: Field, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -43,7 +45,10 @@ export function ChangePasswordForm({ mode }: { mode: DeploymentMode }) {
       FIELDS,
       setErrors,
     );
-    if (!data) return;
+    if (!data) {
+      focusFirstInvalid();
+      return;
+    }
     changePassword.mutate(
       { password: data.current, newpassword: data.next },
       {
@@ -68,7 +73,7 @@ export function ChangePasswordForm({ mode }: { mode: DeploymentMode }) {
   const alert = errors.form ?? (changePassword.isError ? errorMessage(changePassword.error) : null);
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={formRef} onSubmit={submit} noValidate>
       <Stack gap="md">
         <SecretInput
           label="Current password"
@@ -77,12 +82,15 @@ export function ChangePasswordForm({ mode }: { mode: DeploymentMode }) {
           maxLength={PASSWORD_MAX_LENGTH}
           value={values.current}
           onChange={(event) => update('current', event.currentTarget.value)}
-          error={errors.fields.current}
+          error={fieldError(errors.fields.current, errors.form, values.current)}
         />
         <NewPasswordFields
           labels={{ password: 'New password', confirm: 'Confirm new password' }}
           values={{ password: values.next, confirm: values.confirm }}
-          errors={{ password: errors.fields.next, confirm: errors.fields.confirm }}
+          errors={{
+            password: fieldError(errors.fields.next, errors.form, values.next),
+            confirm: fieldError(errors.fields.confirm, errors.form, values.confirm),
+          }}
           onChange={(field, value) => update(field === 'password' ? 'next' : 'confirm', value)}
           withHint={false}
         />

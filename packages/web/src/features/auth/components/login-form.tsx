@@ -12,6 +12,7 @@ import { SecretInput } from '../../../components/secret-input';
 import { errorMessage } from '../../../lib/api-error';
 import { collectFormErrors, type FormErrors } from '../../../lib/form-errors';
 import { loadSchemas } from '../../../lib/lazy-schemas';
+import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import {
   FORGOT_PASSWORD_PATH,
   MFA_VERIFICATION_PATH,
@@ -43,6 +44,7 @@ export function LoginForm() {
   const [errors, setErrors] = useState<FormErrors<Field>['fields']>({});
   const [validating, setValidating] = useState(false);
   const [loadFailed, setLoadFailed] = useState(false);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const info = deploymentInfo.data;
   const customerMode = isCustomerMode(info);
@@ -70,6 +72,7 @@ export function LoginForm() {
     const parsed = schemas.LoginFormSchema.safeParse(values);
     if (!parsed.success) {
       setErrors(collectFormErrors(parsed.error, FIELDS).fields);
+      focusFirstInvalid();
       return;
     }
     setErrors({});
@@ -107,7 +110,7 @@ export function LoginForm() {
 
       <SocialSignIn providers={providers} />
 
-      <form onSubmit={submit} noValidate>
+      <form ref={formRef} onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput
             label="Email"

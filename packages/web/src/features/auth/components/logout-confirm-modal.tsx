@@ -72,10 +72,10 @@ function LogoutConfirmBody({
     <Stack gap="lg">
       <Text>{MESSAGES.logoutConfirm}</Text>
       <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onClose} disabled={logout.isPending}>
+        <Button variant="default" onClick={onClose} disabled={logout.isPending} data-autofocus>
           Cancel
         </Button>
-        <Button color="red" onClick={confirm} loading={logout.isPending} data-autofocus>
+        <Button color="red" onClick={confirm} loading={logout.isPending}>
           {MESSAGES.logoutConfirmButton}
         </Button>
       </Group>

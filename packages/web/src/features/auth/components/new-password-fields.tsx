@@ -18,7 +18,7 @@ export function NewPasswordFields({
 }: {
   labels: { password: string; confirm: string };
   values: { password: string; confirm: string };
-  errors: { password?: string | undefined; confirm?: string | undefined };
+  errors: { password?: string | boolean | undefined; confirm?: string | boolean | undefined };
   onChange: (field: 'password' | 'confirm', value: string) => void;
   withHint?: boolean;
 }) {

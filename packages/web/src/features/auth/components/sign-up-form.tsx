@@ -6,6 +6,7 @@ import { NewPasswordFields } from './new-password-fields';
 import { errorMessage } from '../../../lib/api-error';
 import type { FormErrors } from '../../../lib/form-errors';
 import { validateForm } from '../../../lib/validate-form';
+import { fieldError, useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { LOGIN_PATH, TERMS_OF_SERVICE_PATH, VERIFICATION_PATH } from '../../../lib/paths';
 import { useSignUp } from '../api/sign-up.mutation';
 import { rememberSignUp } from '../pending-sign-in';
@@ -27,6 +28,7 @@ export function SignUpForm() {
   const signUp = useSignUp();
   const [values, setValues] = useState<SignUpValues>(EMPTY);
   const [errors, setErrors] = useState<FormErrors<Field>>(NO_ERRORS);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const update = <K extends Field>(field: K, value: SignUpValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -41,7 +43,10 @@ export function SignUpForm() {
       FIELDS,
       setErrors,
     );
-    if (!data) return;
+    if (!data) {
+      focusFirstInvalid();
+      return;
+    }
     const userName = data.user_name.trim();
     signUp.mutate(
       { user_name: userName, password: data.password },
@@ -73,7 +78,7 @@ export function SignUpForm() {
           We will e-mail you a code to verify your address.
         </Text>
       </Stack>
-      <form onSubmit={submit} noValidate>
+      <form ref={formRef} onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput
             label="Email"
@@ -85,19 +90,22 @@ export function SignUpForm() {
             maxLength={INPUT_MAX_LENGTH}
             value={values.user_name}
             onChange={(event) => update('user_name', event.currentTarget.value)}
-            error={errors.fields.user_name}
+            error={fieldError(errors.fields.user_name, errors.form, values.user_name)}
           />
           <NewPasswordFields
             labels={{ password: 'Password', confirm: 'Confirm password' }}
             values={values}
-            errors={errors.fields}
+            errors={{
+              password: fieldError(errors.fields.password, errors.form, values.password),
+              confirm: fieldError(errors.fields.confirm, errors.form, values.confirm),
+            }}
             onChange={update}
           />
           <Checkbox
             name="terms"
             checked={values.terms}
             onChange={(event) => update('terms', event.currentTarget.checked)}
-            error={errors.fields.terms}
+            error={fieldError(errors.fields.terms, errors.form, values.terms)}
             label={
               <>
                 I agree to the{' '}

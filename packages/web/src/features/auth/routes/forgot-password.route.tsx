@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PublicPage } from '../../../components/public-page';
 import { errorMessage } from '../../../lib/api-error';
+import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { loadSchemas } from '../../../lib/lazy-schemas';
 import { LOGIN_PATH, SET_NEW_PASSWORD_PATH } from '../../../lib/paths';
 import { useForgotPassword } from '../api/forgot-password.mutation';
@@ -21,6 +22,7 @@ export function ForgotPasswordRoute() {
   const request = useForgotPassword();
   const [userName, setUserName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const send = async () => {
     let schemas;
@@ -33,6 +35,7 @@ export function ForgotPasswordRoute() {
     const parsed = schemas.ForgotPasswordFormSchema.safeParse({ user_name: userName });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? MESSAGES.forgotInvalidUsername);
+      focusFirstInvalid();
       return;
     }
     setError(null);
@@ -67,7 +70,7 @@ export function ForgotPasswordRoute() {
             password.
           </Text>
         </Stack>
-        <form onSubmit={submit} noValidate>
+        <form ref={formRef} onSubmit={submit} noValidate>
           <Stack gap="md">
             <TextInput
               label="Email"

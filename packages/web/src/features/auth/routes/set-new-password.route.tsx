@@ -13,6 +13,7 @@ import { NewPasswordFields } from '../components/new-password-fields';
 import { errorMessage } from '../../../lib/api-error';
 import type { FormErrors } from '../../../lib/form-errors';
 import { validateForm } from '../../../lib/validate-form';
+import { fieldError, useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH } from '../../../lib/paths';
 import { useForgotPassword } from '../api/forgot-password.mutation';
 import { signIn } from '../api/login.mutation';
@@ -44,6 +45,7 @@ export function SetNewPasswordRoute() {
     confirm: '',
   });
   const [errors, setErrors] = useState<FormErrors<Field>>(NO_ERRORS);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const [signingIn, setSigningIn] = useState(false);
   const [signInError, setSignInError] = useState<string | null>(null);
 
@@ -72,7 +74,10 @@ export function SetNewPasswordRoute() {
       FIELDS,
       setErrors,
     );
-    if (!data) return;
+    if (!data) {
+      focusFirstInvalid();
+      return;
+    }
     const userName = data.user_name.trim();
     reset.mutate(
       { user_name: userName, password: data.password, verification_code: data.code },
@@ -103,7 +108,7 @@ export function SetNewPasswordRoute() {
               : 'Enter your e-mail address, the code we e-mailed you and your new password.'}
           </Text>
         </Stack>
-        <form onSubmit={submit} noValidate>
+        <form ref={formRef} onSubmit={submit} noValidate>
           <Stack gap="md">
             {!knownAddress && (
               <TextInput
@@ -114,7 +119,7 @@ export function SetNewPasswordRoute() {
                 maxLength={INPUT_MAX_LENGTH}
                 value={values.user_name}
                 onChange={(event) => update('user_name', event.currentTarget.value)}
-                error={errors.fields.user_name}
+                error={fieldError(errors.fields.user_name, errors.form, values.user_name)}
               />
             )}
             <TextInput
@@ -125,12 +130,15 @@ export function SetNewPasswordRoute() {
               maxLength={INPUT_MAX_LENGTH}
               value={values.code}
               onChange={(event) => update('code', event.currentTarget.value)}
-              error={errors.fields.code}
+              error={fieldError(errors.fields.code, errors.form, values.code)}
             />
             <NewPasswordFields
               labels={{ password: 'New password', confirm: 'Confirm new password' }}
               values={values}
-              errors={errors.fields}
+              errors={{
+                password: fieldError(errors.fields.password, errors.form, values.password),
+                confirm: fieldError(errors.fields.confirm, errors.form, values.confirm),
+              }}
               onChange={update}
             />
             <FormAlert message={alert} />

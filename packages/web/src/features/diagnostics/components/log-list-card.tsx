@@ -1,4 +1,4 @@
-import { MESSAGES, type LogEntry } from '@fleetdeck/contract';
+import { MESSAGES, formatMessage, type LogEntry } from '@fleetdeck/contract';
 import {
   ActionIcon,
   Alert,
@@ -13,6 +13,7 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconInfoCircle } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
@@ -81,7 +82,10 @@ function LogRow({
               color="gray"
               size="sm"
               aria-expanded={open}
-              aria-label={open ? DIAGNOSTICS_LABELS.hideDetails : DIAGNOSTICS_LABELS.showDetails}
+              aria-label={formatMessage(DIAGNOSTICS_LABELS.rowDetails, {
+                type: LOG_TYPE_STYLE[entry.type].label,
+                time: formatLogTime(entry.ts, tzOffset),
+              })}
               onClick={(event) => {
                 event.stopPropagation();
                 toggle();
@@ -169,7 +173,9 @@ export function LogListCard({ window, tzOffset }: { window: LogWindowRequest; tz
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={28} px={4} />
+              <Table.Th w={28} px={4}>
+                <VisuallyHidden>{DIAGNOSTICS_LABELS.columnDetails}</VisuallyHidden>
+              </Table.Th>
               <Table.Th w={150}>{DIAGNOSTICS_LABELS.columnTime}</Table.Th>
               <Table.Th w={110}>{DIAGNOSTICS_LABELS.columnType}</Table.Th>
               <Table.Th>{DIAGNOSTICS_LABELS.columnMessage}</Table.Th>

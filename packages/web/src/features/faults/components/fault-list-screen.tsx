@@ -144,7 +144,8 @@ export function FaultListScreen() {
                             to={faultDevicesPath(type, definition.err_code)}
                             fw={600}
                             aria-label={formatMessage(FAULT_LABELS.devicesLink, {
-                              code: definition.disp_code,
+                              code: definition.err_code,
+                              display: definition.disp_code,
                             })}
                           >
                             {definition.err_code}

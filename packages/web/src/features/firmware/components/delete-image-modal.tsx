@@ -66,10 +66,15 @@ export function DeleteImageModal({
         <Group justify="flex-end" gap="sm">
           {outcome === null ? (
             <>
-              <Button variant="default" onClick={onCancel} disabled={remove.isPending}>
+              <Button
+                variant="default"
+                onClick={onCancel}
+                disabled={remove.isPending}
+                data-autofocus
+              >
                 {FIRMWARE_LABELS.cancel}
               </Button>
-              <Button color="red" onClick={confirm} loading={remove.isPending} data-autofocus>
+              <Button color="red" onClick={confirm} loading={remove.isPending}>
                 {FIRMWARE_LABELS.deleteConfirmButton}
               </Button>
             </>

@@ -27,6 +27,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-error';
+import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { useCreateGroup } from '../api/create-group.mutation';
 import { useMatchCount } from '../api/match-count.query';
 import { GROUP_LABELS } from '../labels';
@@ -78,6 +79,7 @@ export function CreateGroupModal({ opened, onClose }: { opened: boolean; onClose
   const [form, setForm] = useFormDraft<CreateGroupForm>('groups.create', EMPTY_CREATE_FORM);
   const [errors, setErrors] = useState<CreateGroupErrors>({});
   const [touched, setTouched] = useState(false);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const close = () => {
     if (create.isPending) return;
@@ -101,7 +103,10 @@ export function CreateGroupModal({ opened, onClose }: { opened: boolean; onClose
     const found = validateCreateGroup(form);
     setTouched(true);
     setErrors(found);
-    if (hasErrors(found)) return;
+    if (hasErrors(found)) {
+      focusFirstInvalid();
+      return;
+    }
     create.mutate(createGroupBody(form), {
       onSuccess: () => {
         notifications.show({
@@ -120,7 +125,7 @@ export function CreateGroupModal({ opened, onClose }: { opened: boolean; onClose
 
   return (
     <Modal opened={opened} onClose={close} title={GROUP_LABELS.createModalTitle} centered size="lg">
-      <form onSubmit={submit} noValidate data-testid="create-group-form">
+      <form ref={formRef} onSubmit={submit} noValidate data-testid="create-group-form">
         <Stack gap="md">
           <TextInput
             label={GROUP_LABELS.groupName}

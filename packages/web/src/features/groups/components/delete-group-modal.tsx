@@ -48,10 +48,15 @@ export function DeleteGroupModal({
           <>
             <Text>{formatMessage(GROUP_LABELS.deleteConfirm, { group: groupName })}</Text>
             <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={onCancel} disabled={remove.isPending}>
+              <Button
+                variant="default"
+                onClick={onCancel}
+                disabled={remove.isPending}
+                data-autofocus
+              >
                 {GROUP_LABELS.cancel}
               </Button>
-              <Button color="red" onClick={confirm} loading={remove.isPending} data-autofocus>
+              <Button color="red" onClick={confirm} loading={remove.isPending}>
                 {GROUP_LABELS.deleteConfirmButton}
               </Button>
             </Group>

@@ -69,15 +69,15 @@ export function JobActionModal({
           <>
             <Text>{formatMessage(text.confirm, { job: jobName })}</Text>
             <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={close} disabled={mutation.isPending}>
-                {OTA_LABELS.keep}
-              </Button>
               <Button
-                color={text.color}
-                onClick={confirm}
-                loading={mutation.isPending}
+                variant="default"
+                onClick={close}
+                disabled={mutation.isPending}
                 data-autofocus
               >
+                {OTA_LABELS.keep}
+              </Button>
+              <Button color={text.color} onClick={confirm} loading={mutation.isPending}>
                 {text.button}
               </Button>
             </Group>

@@ -18,7 +18,7 @@ export function JobProgressBar({ summary, mode }: { summary: JobSummary; mode: J
           {progressCaption(summary)}
         </Text>
       </Group>
-      <Progress.Root size={18} radius="md" aria-label={OTA_LABELS.progressAria}>
+      <Progress.Root size={18} radius="md" role="group" aria-label={OTA_LABELS.progressAria}>
         {sections
           .filter((section) => section.count > 0)
           .map((section) => (
@@ -34,6 +34,13 @@ export function JobProgressBar({ summary, mode }: { summary: JobSummary; mode: J
               <Progress.Section
                 value={section.percent}
                 color={section.color}
+                // Mantine would read the raw share ("33.33333%"): one decimal at most instead.
+                withAria={false}
+                role="progressbar"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={Math.round(section.percent * 10) / 10}
+                aria-valuetext={`${formatPercent(section.percent)}%`}
                 aria-label={section.label}
                 style={{ transition: 'width 300ms ease' }}
               />

@@ -70,6 +70,7 @@ export function DeviceStatusPanel({ summary }: { summary: StatsSummary | undefin
                   </Text>
                 </Text>
               }
+              role="img"
               aria-label={formatMessage(STATS_LABELS.ofFleetOnline, { percent: percent ?? 0 })}
             />
           ) : (

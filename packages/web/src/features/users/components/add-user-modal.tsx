@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { errorMessage, isApiError } from '../../../lib/api-error';
+import { useFocusFirstInvalid } from '../../../lib/use-focus-first-invalid';
 import { useCreateUser } from '../api/create-user.mutation';
 import { USER_LABELS } from '../labels';
 import {
@@ -27,6 +28,7 @@ export function AddUserModal({ opened, onClose }: { opened: boolean; onClose: ()
   const [values, setValues] = useFormDraft<UserFormValues>('users.add', emptyUserForm);
   const [errors, setErrors] = useState<Partial<Record<UserFormField, string>>>({});
   const [touched, setTouched] = useState(false);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const reset = () => {
     setValues(emptyUserForm());
@@ -51,7 +53,10 @@ export function AddUserModal({ opened, onClose }: { opened: boolean; onClose: ()
     setTouched(true);
     const { data, errors: found } = validateUserForm(values);
     setErrors(found?.fields ?? {});
-    if (!data) return;
+    if (!data) {
+      focusFirstInvalid();
+      return;
+    }
     create.mutate(data, {
       onSuccess: () => {
         notifications.show({
@@ -67,7 +72,7 @@ export function AddUserModal({ opened, onClose }: { opened: boolean; onClose: ()
 
   return (
     <Modal opened={opened} onClose={close} title={USER_LABELS.addUser} centered size="lg">
-      <form onSubmit={submit} noValidate data-testid="add-user-form">
+      <form ref={formRef} onSubmit={submit} noValidate data-testid="add-user-form">
         <Stack gap="md">
           <UserFields values={values} errors={errors} onChange={update} />
           <Text size="sm" c="dimmed">

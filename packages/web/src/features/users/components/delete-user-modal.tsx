@@ -80,10 +80,10 @@ export function DeleteUserModal({
               {formatMessage(USER_LABELS.deleteIntro, { user: userName, admin: adminName })}
             </Text>
             <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={onCancel} disabled={busy}>
+              <Button variant="default" onClick={onCancel} disabled={busy} data-autofocus>
                 {USER_LABELS.cancel}
               </Button>
-              <Button color="red" onClick={sendCode} loading={request.isPending} data-autofocus>
+              <Button color="red" onClick={sendCode} loading={request.isPending}>
                 {USER_LABELS.sendCode}
               </Button>
             </Group>
