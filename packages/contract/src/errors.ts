@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   storageFailed: 100081,
   /** The database kept refusing a write because of concurrent ones (deadlocks): answered with 503. */
   writeConflict: 100082,
+  /** The shared state store (Redis, REDIS_URL) did not answer: answered with 503. */
+  sharedStateUnavailable: 100083,
   incorrectCredentials: 101009,
   currentPasswordWrong: 101007,
   passwordPolicy: 101004,
@@ -118,6 +120,8 @@ export const SERVER_MESSAGES = {
     'The server could not read or write its storage, so nothing was saved. Try again shortly.',
   writeConflict:
     'The server was busy with other changes to the same data, so nothing was saved. Try again.',
+  sharedStateUnavailable:
+    'The server could not reach its shared state store, so the request was not processed. Try again shortly.',
   groupNotFound: 'Node group does not exist',
   groupNameRequired: 'Please provide group name.',
   groupNameTooLong: 'Group name can have at most 64 characters.',

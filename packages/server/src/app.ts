@@ -87,6 +87,8 @@ import { sharingRoutes } from './http/routes/sharing.routes.js';
 import { automationRoutes } from './http/routes/automation.routes.js';
 import { SharingService } from './services/sharing/sharing.service.js';
 import { AutomationService } from './services/automations/automation.service.js';
+import { connectSharedState, type SharedState } from './cluster/shared-state.js';
+import { memoryLimiters } from './services/auth/rate-limiter.js';
 
 /** The services one server process runs, shared by HTTP routes, MQTT handlers and jobs. */
 export interface Services {
@@ -141,6 +143,8 @@ export interface Services {
   sharing: SharingService;
   /** End users' node automations, evaluated after ingest commits (ADR 14). */
   automations: AutomationService;
+  /** Limits and live updates shared with other instances through Redis (REDIS_URL, ADR 38). */
+  shared: SharedState | undefined;
 }
 
 /** Builds the services over an open, migrated database. */
@@ -149,16 +153,24 @@ export async function createServices(
   database: DatabaseHandle,
   logger: Logger,
   authOptions: Partial<AuthServiceOptions> = {},
-  extras: { sms?: SmsProvider; push?: Partial<DispatcherOptions> } = {},
+  extras: { sms?: SmsProvider; push?: Partial<DispatcherOptions>; redisNamespace?: string } = {},
 ): Promise<Services> {
+  const nodeEvents = new NodeEvents();
+  const shared = config.redisUrl
+    ? await connectSharedState(config.redisUrl, nodeEvents, logger, extras.redisNamespace)
+    : undefined;
+  const limiters = shared?.limiters ?? memoryLimiters;
   const tokens = await TokenService.create(
     database.db,
     config.publicUrl,
     config.accessTokenTtlSeconds,
   );
-  const auth = new AuthService(database.db, tokens, { ...DEFAULT_AUTH_OPTIONS, ...authOptions });
+  const auth = new AuthService(database.db, tokens, {
+    ...DEFAULT_AUTH_OPTIONS,
+    limiters,
+    ...authOptions,
+  });
   const nodes = new NodeService(database.db);
-  const nodeEvents = new NodeEvents();
   const ingest = new NodeIngestService(database.db, nodes, nodeEvents, logger);
   const urlKey = await getOrCreateSecret(
     database.db,
@@ -225,6 +237,7 @@ export async function createServices(
   const mfa = new MfaService(database.db, await SecretBox.create(database.db), messaging, codes, {
     issuer: 'Fleetdeck',
     clock: authOptions.clock ?? Date.now,
+    limiters,
   });
   auth.attachMfa(mfa);
   const accounts = new AccountService(database.db, auth, messaging, codes, logger, {
@@ -232,6 +245,7 @@ export async function createServices(
     publicUrl: config.publicUrl,
     requestsPerAddressPerHour: Math.min(5, config.mail.sendsPerHour),
     clock: authOptions.clock ?? Date.now,
+    limiters,
   });
   const templates = new TemplateService(database.db, messaging, codes, {
     mailFrom: config.mail.from,
@@ -277,6 +291,7 @@ export async function createServices(
     push,
     sharing,
     automations,
+    shared,
   };
 }
 
@@ -351,6 +366,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,
+    // With REDIS_URL the per-minute caps count across instances; a Redis outage lets requests
+    // through here (the sign-in windows still refuse them, ADR 38).
+    ...(services.shared
+      ? {
+          redis: services.shared.redis,
+          nameSpace: `${services.shared.namespace}rate:`,
+          skipOnError: true,
+        }
+      : {}),
     errorResponseBuilder: () =>
       new AppError(429, ERROR_CODES.tooManyRequests, SERVER_MESSAGES.tooManyRequests),
   });
@@ -451,6 +475,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.configReloader.stop();
     await services.push.stop();
     await services.automations.stop();
+    await services.shared?.close();
   });
   await registerWebApp(app, config.webDistDir, config.deploymentMode);
   return app;

@@ -2,6 +2,7 @@
  * `npm start` entry: parse configuration, open and migrate the database, create the first super
  * admin on an empty database, start the device broker and the HTTP server, and shut down cleanly.
  */
+import { SharedStateConnectError } from './cluster/shared-state.js';
 import { ConfigError, parseConfig, type AppConfig } from './config/env.js';
 import { buildApp, createServices } from './app.js';
 import type { FastifyInstance } from 'fastify';
@@ -118,7 +119,11 @@ async function main(): Promise<void> {
   if (maintenanceGaps.length) logger.warn({ gaps: maintenanceGaps }, MAINTENANCE_OFF_WARNING);
   await syncRolesFromContract(database.db);
 
-  const services = await createServices(config, database, logger);
+  const services = await createServices(config, database, logger).catch(async (error: unknown) => {
+    if (!(error instanceof SharedStateConnectError)) throw error;
+    await database.close();
+    return fail(error.message);
+  });
   running.services = services;
   // Mapping requests the node never confirmed are kept as timed out (counted by statistics).
   const mappingExpiry = setInterval(() => {

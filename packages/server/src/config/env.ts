@@ -32,6 +32,12 @@ const EnvSchema = z.object({
       .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
       .optional(),
   ),
+  REDIS_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
   MQTT_SESSION_EXPIRY_SECONDS: z.coerce
     .number()
     .int()
@@ -143,6 +149,11 @@ export interface AppConfig {
   mqttPort: number;
   mqttUrl: string | undefined;
   /**
+   * Redis shared by several instances: sign-in and request limits and the dashboards' live updates
+   * (ADR 38). Unset: both stay in this process.
+   */
+  redisUrl: string | undefined;
+  /**
    * How long an external broker keeps Fleetdeck's session (subscriptions and queued messages)
    * while Fleetdeck is away, when it has a stable client id (a user name); 0 (the default) starts
    * clean every time. For one instance: with several, a stopped instance's kept session would
@@ -221,6 +232,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     secureCookies: publicUrl.startsWith('https://'),
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
+    redisUrl: e.REDIS_URL,
     mqttSessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
     adminEmail: e.FLEETDECK_ADMIN_EMAIL,
     adminPassword: e.FLEETDECK_ADMIN_PASSWORD,

@@ -52,9 +52,22 @@ export async function createTestServer(
     loginRequestsPerMinute?: number;
     /** A text-message provider (the one outside service tests stand in for). */
     sms?: SmsProvider;
+    /** A second instance: runs on the database of `server` (which removes it when it closes). */
+    sameDatabaseAs?: TestServer;
+    /** With REDIS_URL in `env`: the run's own key prefix, shared by its instances. */
+    redisNamespace?: string;
   } = {},
 ): Promise<TestServer> {
-  const testDb = await createTestDatabase(dialect);
+  const shared = options.sameDatabaseAs;
+  const testDb = shared
+    ? {
+        env: {
+          DATA_DIR: shared.config.dataDir,
+          ...(shared.config.databaseUrl ? { DATABASE_URL: shared.config.databaseUrl } : {}),
+        },
+        cleanup: () => Promise.resolve(),
+      }
+    : await createTestDatabase(dialect);
   const config = parseConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -64,17 +77,20 @@ export async function createTestServer(
     ...options.env,
   });
   const database = openDatabase(config);
-  await migrateToLatest(database.db);
-  await syncRolesFromContract(database.db);
-  await bootstrapFirstSuperAdmin(database.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  if (!shared) {
+    await migrateToLatest(database.db);
+    await syncRolesFromContract(database.db);
+    await bootstrapFirstSuperAdmin(database.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  }
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const services = await createServices(
-    config,
-    database,
-    logger,
-    options.auth,
-    options.sms ? { sms: options.sms } : {},
-  );
+  const services = await createServices(config, database, logger, options.auth, {
+    ...(options.sms ? { sms: options.sms } : {}),
+    ...(options.redisNamespace ? { redisNamespace: options.redisNamespace } : {}),
+  }).catch(async (error: unknown) => {
+    await database.close();
+    await testDb.cleanup();
+    throw error;
+  });
   const app = await buildApp({
     config,
     database,

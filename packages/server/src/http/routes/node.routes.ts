@@ -202,10 +202,10 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
       const send = (event: NodeConnectivityEvent) => {
         res.write(`event: node.connectivity\ndata: ${JSON.stringify(event)}\n\n`);
       };
-      const unsubscribeConnectivity = events.onConnectivity(send);
+      const unsubscribeConnectivity = events.onConnectivity(send, 'fleet');
       const unsubscribeOta = events.onOtaJob((event) => {
         res.write(`event: ota.job\ndata: ${JSON.stringify(event)}\n\n`);
-      });
+      }, 'fleet');
       const unsubscribe = () => {
         unsubscribeConnectivity();
         unsubscribeOta();

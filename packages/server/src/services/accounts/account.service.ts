@@ -26,7 +26,7 @@ import {
 } from '../../repositories/user.repository.js';
 import { assertNotCommon, type AuthService } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
-import { SlidingWindowLimiter } from '../auth/rate-limiter.js';
+import { memoryLimiters, type LimiterFactory, type WindowLimiter } from '../auth/rate-limiter.js';
 import type { MessagingService } from '../messaging/messaging.service.js';
 import type { CodeCheck, VerificationCodes } from '../messaging/verification-codes.js';
 import { recordUsersCreated } from '../stats/stats-events.js';
@@ -50,6 +50,8 @@ export interface AccountOptions {
   /** Sign-up and reset-code requests one address may make per hour (answered alike for all). */
   requestsPerAddressPerHour: number;
   clock: () => number;
+  /** Where the request windows live (default: this process; ADR 38). */
+  limiters?: LimiterFactory;
 }
 
 /** The settings part of GET /v1/user2. */
@@ -68,8 +70,8 @@ export interface AccountProfile {
  */
 export class AccountService {
   private readonly pending = new Set<Promise<void>>();
-  private readonly signUpRequests: SlidingWindowLimiter;
-  private readonly resetRequests: SlidingWindowLimiter;
+  private readonly signUpRequests: WindowLimiter;
+  private readonly resetRequests: WindowLimiter;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -80,12 +82,15 @@ export class AccountService {
     private readonly options: AccountOptions,
   ) {
     const hour = 3600 * 1000;
-    this.signUpRequests = new SlidingWindowLimiter(
+    const limiters = options.limiters ?? memoryLimiters;
+    this.signUpRequests = limiters(
+      'sign-up',
       options.requestsPerAddressPerHour,
       hour,
       options.clock,
     );
-    this.resetRequests = new SlidingWindowLimiter(
+    this.resetRequests = limiters(
+      'password-reset',
       options.requestsPerAddressPerHour,
       hour,
       options.clock,
@@ -114,9 +119,8 @@ export class AccountService {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private limit(limiter: SlidingWindowLimiter, userName: string): void {
-    if (limiter.isBlocked(userName)) throw tooManyRequests();
-    limiter.record(userName);
+  private async limit(limiter: WindowLimiter, userName: string): Promise<void> {
+    if ((await limiter.take(userName)) === undefined) throw tooManyRequests();
   }
 
   /**
@@ -128,7 +132,7 @@ export class AccountService {
     if (this.options.deploymentMode === 'customer') throw forbidden(SERVER_MESSAGES.signUpDisabled);
     const userName = rawUserName.trim().toLowerCase();
     assertNotCommon(password, userName);
-    this.limit(this.signUpRequests, userName);
+    await this.limit(this.signUpRequests, userName);
     const existing = await findUserByName(this.db, userName);
     if (existing) {
       // Spend the time a new account spends hashing its password.
@@ -210,7 +214,7 @@ export class AccountService {
    */
   async requestPasswordReset(rawUserName: string): Promise<void> {
     const userName = passwordCodeSubject(rawUserName);
-    this.limit(this.resetRequests, userName);
+    await this.limit(this.resetRequests, userName);
     const user = await findUserByName(this.db, userName);
     this.later(async () => {
       const code = await this.codes.issue('forgot_password', userName, ACCOUNT_CODE_TTL_SECONDS);

@@ -30,7 +30,7 @@ import {
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { AuthContextCache } from './auth-context-cache.js';
-import { SlidingWindowLimiter } from './rate-limiter.js';
+import { memoryLimiters, type LimiterFactory, type WindowLimiter } from './rate-limiter.js';
 import type { MfaChallenge, MfaService } from './mfa.service.js';
 import { hashRefreshToken, newRefreshToken, type TokenService } from './token.service.js';
 
@@ -71,9 +71,9 @@ export type LoginOutcome =
 /** A place taken in the failed-sign-in windows for one attempt (see AuthService.takeAttempt). */
 interface SignInAttempt {
   /** Gives the place back: the attempt was not a failure. */
-  withdraw(): void;
+  withdraw(): Promise<void>;
   /** The credentials were right: clears the account's window and gives the IP's place back. */
-  succeed(): void;
+  succeed(): Promise<void>;
 }
 
 /** Who is asking: used for rate limits and stored with the session. */
@@ -93,6 +93,8 @@ export interface AuthServiceOptions {
   /** How long a resolved access token is remembered (0 turns the cache off). */
   contextCacheMs: number;
   clock: () => number;
+  /** Where the failure windows live: this process (the default) or Redis (ADR 38). */
+  limiters: LimiterFactory;
 }
 
 export const DEFAULT_AUTH_OPTIONS: AuthServiceOptions = {
@@ -102,14 +104,15 @@ export const DEFAULT_AUTH_OPTIONS: AuthServiceOptions = {
   rotationGraceSeconds: 30,
   contextCacheMs: 5000,
   clock: Date.now,
+  limiters: memoryLimiters,
 };
 
 const SESSION_MAX_AGE_SECONDS = DEFAULT_COOKIE_LIFE_DAYS * 24 * 3600;
 
 /** Sign-in, sessions with rotating refresh tokens, logout and password change. */
 export class AuthService {
-  private readonly accountFailures: SlidingWindowLimiter;
-  private readonly ipFailures: SlidingWindowLimiter;
+  private readonly accountFailures: WindowLimiter;
+  private readonly ipFailures: WindowLimiter;
   private readonly contexts: AuthContextCache;
   private mfa: MfaService | undefined;
 
@@ -118,13 +121,15 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly options: AuthServiceOptions = DEFAULT_AUTH_OPTIONS,
   ) {
-    this.accountFailures = new SlidingWindowLimiter(
+    this.accountFailures = options.limiters(
+      'sign-in-account',
       options.accountFailureLimit,
       options.failureWindowMs,
       options.clock,
     );
     this.contexts = new AuthContextCache(options.contextCacheMs, options.clock);
-    this.ipFailures = new SlidingWindowLimiter(
+    this.ipFailures = options.limiters(
+      'sign-in-ip',
       options.ipFailureLimit,
       options.failureWindowMs,
       options.clock,
@@ -146,7 +151,7 @@ export class AuthService {
    */
   async login(userName: string, password: string, meta: ClientMeta): Promise<LoginOutcome> {
     const accountKey = userName.trim().toLowerCase();
-    const attempt = this.takeAttempt(accountKey, meta.ip);
+    const attempt = await this.takeAttempt(accountKey, meta.ip);
     let user: UserRecord | undefined;
     let valid: boolean;
     try {
@@ -155,17 +160,17 @@ export class AuthService {
         ? await verifyPassword(user.password_hash, password)
         : await verifyAgainstDummy(password);
     } catch (error) {
-      attempt.withdraw();
+      await attempt.withdraw();
       throw error;
     }
     // A wrong password keeps its place in both windows: it is the recorded failure.
     if (!user || !valid)
       throw badRequest(SERVER_MESSAGES.incorrectCredentials, ERROR_CODES.incorrectCredentials);
     if (!user.verified) {
-      attempt.withdraw();
+      await attempt.withdraw();
       throw badRequest(SERVER_MESSAGES.accountNotVerified, ERROR_CODES.accountNotVerified);
     }
-    attempt.succeed();
+    await attempt.succeed();
     const challenge = await this.mfa?.challenge(user);
     if (challenge) return { kind: 'mfa', challenge };
     const issued = await this.db.transaction().execute(async (trx) => {
@@ -187,7 +192,7 @@ export class AuthService {
     const accountKey = userName.trim().toLowerCase();
     if (!this.mfa)
       throw badRequest(SERVER_MESSAGES.mfaSessionInvalid, ERROR_CODES.mfaSessionMissing);
-    const attempt = this.takeAttempt(accountKey, meta.ip);
+    const attempt = await this.takeAttempt(accountKey, meta.ip);
     let user: UserRecord;
     try {
       user = await this.mfa.verify(accountKey, session, code);
@@ -195,10 +200,10 @@ export class AuthService {
       // Only a wrong code is a failure; an expired step or a burnt challenge is not a guess.
       const wrongCode =
         error instanceof AppError && error.errorCode === ERROR_CODES.verificationCodeIncorrect;
-      if (!wrongCode) attempt.withdraw();
+      if (!wrongCode) await attempt.withdraw();
       throw error;
     }
-    attempt.succeed();
+    await attempt.succeed();
     return this.db.transaction().execute(async (trx) => this.startSession(trx, user, meta));
   }
 
@@ -208,24 +213,28 @@ export class AuthService {
    * after the password hash (which takes tens of milliseconds) let every parallel guess through;
    * taken up front, at most the limit's number are ever checked in a window. A place that turns
    * out not to be a failure is given back (`withdraw`) or, on success, the account's window is
-   * cleared as before (`succeed`). The windows live in this process (ADR 3).
+   * cleared as before (`succeed`). The windows live in this process or in Redis (ADR 3, ADR 38).
    */
-  private takeAttempt(accountKey: string, ip?: string): SignInAttempt {
-    if (ip !== undefined && this.ipFailures.isBlocked(ip)) throw tooManyRequests();
-    const accountAt = this.accountFailures.tryRecord(accountKey);
-    if (accountAt === undefined) throw tooManyRequests();
-    const ipAt = ip === undefined ? undefined : this.ipFailures.tryRecord(ip);
-    const releaseIp = () => {
-      if (ip !== undefined && ipAt !== undefined) this.ipFailures.release(ip, ipAt);
+  private async takeAttempt(accountKey: string, ip?: string): Promise<SignInAttempt> {
+    const ipPlace = ip === undefined ? undefined : await this.ipFailures.take(ip);
+    if (ip !== undefined && ipPlace === undefined) throw tooManyRequests();
+    const releaseIp = async () => {
+      if (ip !== undefined && ipPlace !== undefined)
+        await this.ipFailures.giveBack(ip, ipPlace.ticket);
     };
+    const accountPlace = await this.accountFailures.take(accountKey);
+    if (accountPlace === undefined) {
+      await releaseIp();
+      throw tooManyRequests();
+    }
     return {
-      withdraw: () => {
-        this.accountFailures.release(accountKey, accountAt);
-        releaseIp();
+      withdraw: async () => {
+        await this.accountFailures.giveBack(accountKey, accountPlace.ticket);
+        await releaseIp();
       },
-      succeed: () => {
-        this.accountFailures.reset(accountKey);
-        releaseIp();
+      succeed: async () => {
+        await this.accountFailures.reset(accountKey);
+        await releaseIp();
       },
     };
   }
@@ -362,11 +371,11 @@ export class AuthService {
     if (!user?.password_hash)
       throw badRequest('Error, this operation is not supported for oauth-only deployments', 100052);
     const readHash = user.password_hash;
-    const attempt = this.takeAttempt(user.user_name);
+    const attempt = await this.takeAttempt(user.user_name);
     if (!(await verifyPassword(readHash, current)))
       throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
     // The right password is no failure; as before, it does not clear the account's window either.
-    attempt.withdraw();
+    await attempt.withdraw();
     if (current === next)
       throw badRequest(SERVER_MESSAGES.passwordSameAsOld, ERROR_CODES.passwordPolicy);
     assertNotCommon(next, user.user_name);

@@ -21,7 +21,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { MessagingService } from '../messaging/messaging.service.js';
 import type { VerificationCodes } from '../messaging/verification-codes.js';
 import { verifyPassword } from './password.js';
-import { SlidingWindowLimiter } from './rate-limiter.js';
+import { memoryLimiters, type LimiterFactory, type WindowLimiter } from './rate-limiter.js';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
 
 /** The MFA step of a sign-in lives this long (NIST 800-63B: out-of-band ≤ 10 minutes). */
@@ -49,6 +49,8 @@ export interface MfaChallenge {
 export interface MfaOptions {
   issuer: string;
   clock: () => number;
+  /** Where the wrong-try window lives (default: this process; ADR 38). */
+  limiters?: LimiterFactory;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -76,7 +78,7 @@ function normaliseRecoveryCode(code: string): string {
  * to one user.
  */
 export class MfaService {
-  private readonly proofTries: SlidingWindowLimiter;
+  private readonly proofTries: WindowLimiter;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -85,7 +87,8 @@ export class MfaService {
     private readonly codes: VerificationCodes,
     private readonly options: MfaOptions,
   ) {
-    this.proofTries = new SlidingWindowLimiter(
+    this.proofTries = (options.limiters ?? memoryLimiters)(
+      'mfa-proof',
       PROOF_MAX_WRONG_TRIES,
       PROOF_WINDOW_MS,
       options.clock,
@@ -214,20 +217,20 @@ export class MfaService {
    * Runs one check of something a signed-in user typed (an app code, the password). The try is
    * counted before the check, synchronously, so parallel requests cannot slip past the limit; a
    * right one clears the count. The fifth wrong try in the window and every try after it answer
-   * 429 (per user, in this process, like the sign-in failure limits). Answers what the check
+   * 429 (per user, in this process or in Redis, like the sign-in failure limits). Answers what the check
    * found, or undefined for a wrong try (a check answering false or undefined).
    */
   private async tryProof<T>(
     userId: string,
     check: () => Promise<T | undefined>,
   ): Promise<T | undefined> {
-    if (this.proofTries.isBlocked(userId)) throw tooManyRequests();
-    this.proofTries.record(userId);
+    const place = await this.proofTries.take(userId);
+    if (place === undefined) throw tooManyRequests();
     // Whether this try took the last place; parallel tries each know their own.
-    const last = this.proofTries.isBlocked(userId);
+    const last = place.left === 0;
     const found = await check();
     if (found !== undefined && found !== false) {
-      this.proofTries.reset(userId);
+      await this.proofTries.reset(userId);
       return found;
     }
     if (last) throw tooManyRequests();

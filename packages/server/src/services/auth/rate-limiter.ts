@@ -1,9 +1,44 @@
+import { randomUUID } from 'node:crypto';
+
+/** A place taken in a window: the ticket that gives it back, and how many places are left. */
+export interface WindowPlace {
+  ticket: string;
+  left: number;
+}
+
 /**
- * Counts events per key in a sliding window, in memory (the single-process default; a shared
- * store replaces it when several instances run). Used to cap failed sign-ins per account and IP.
+ * Caps events per key in a sliding window (failed sign-ins per account and IP, MFA tries, sign-up
+ * and reset requests per address). In memory for one process; in Redis when several instances
+ * share the limits (REDIS_URL, ADR 38). Taking a place checks and records in one step, so callers
+ * that wait between the two (a password hash) cannot all pass together.
  */
-export class SlidingWindowLimiter {
-  private readonly hits = new Map<string, number[]>();
+export interface WindowLimiter {
+  /** Takes one place for `key`; undefined when the window is already full. */
+  take(key: string): Promise<WindowPlace | undefined>;
+  /** Whether `key` has reached the limit inside the window. */
+  isFull(key: string): Promise<boolean>;
+  /** Gives back one place taken with `ticket` (an attempt that turned out not to count). */
+  giveBack(key: string, ticket: string): Promise<void>;
+  /** Forgets `key` (e.g. after a successful sign-in). */
+  reset(key: string): Promise<void>;
+}
+
+/** Makes the limiter of one kind of event: `name` keeps kinds apart in a shared store. */
+export type LimiterFactory = (
+  name: string,
+  limit: number,
+  windowMs: number,
+  clock: () => number,
+) => WindowLimiter;
+
+interface Hit {
+  at: number;
+  ticket: string;
+}
+
+/** The single-process limiter: each key's recent events in a Map. */
+export class SlidingWindowLimiter implements WindowLimiter {
+  private readonly hits = new Map<string, Hit[]>();
 
   constructor(
     private readonly limit: number,
@@ -11,57 +46,38 @@ export class SlidingWindowLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether `key` already reached the limit inside the window. */
-  isBlocked(key: string): boolean {
-    return this.recent(key).length >= this.limit;
-  }
-
-  /** Records one event for `key`. */
-  record(key: string): void {
+  take(key: string): Promise<WindowPlace | undefined> {
     const list = this.recent(key);
-    list.push(this.now());
+    if (list.length >= this.limit) return Promise.resolve(undefined);
+    const ticket = randomUUID();
+    list.push({ at: this.now(), ticket });
     this.hits.set(key, list);
     if (this.hits.size > 100_000) this.sweep();
+    return Promise.resolve({ ticket, left: this.limit - list.length });
   }
 
-  /**
-   * Records one event for `key` unless the window is full already: the check and the record are
-   * one step, so callers that wait between checking and recording (a password hash) cannot all
-   * pass together. Returns the event's time (for `release`), or undefined when `key` is blocked.
-   */
-  tryRecord(key: string): number | undefined {
-    if (this.isBlocked(key)) return undefined;
-    const at = this.now();
-    this.hits.set(key, [...this.recent(key), at]);
-    if (this.hits.size > 100_000) this.sweep();
-    return at;
+  isFull(key: string): Promise<boolean> {
+    return Promise.resolve(this.recent(key).length >= this.limit);
   }
 
-  /** Takes back one event recorded at `at` (an attempt that turned out not to count). */
-  release(key: string, at: number): void {
+  giveBack(key: string, ticket: string): Promise<void> {
     const list = this.hits.get(key);
-    const index = list?.indexOf(at) ?? -1;
-    if (!list || index < 0) return;
-    list.splice(index, 1);
-    if (list.length === 0) this.hits.delete(key);
+    const index = list?.findIndex((hit) => hit.ticket === ticket) ?? -1;
+    if (list && index >= 0) {
+      list.splice(index, 1);
+      if (list.length === 0) this.hits.delete(key);
+    }
+    return Promise.resolve();
   }
 
-  /** Forgets `key` (e.g. after a successful sign-in). */
-  reset(key: string): void {
+  reset(key: string): Promise<void> {
     this.hits.delete(key);
+    return Promise.resolve();
   }
 
-  /** Seconds until `key` may try again. */
-  retryAfterSeconds(key: string): number {
-    const oldest = this.recent(key)[0];
-    return oldest === undefined
-      ? 0
-      : Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
-  }
-
-  private recent(key: string): number[] {
+  private recent(key: string): Hit[] {
     const cutoff = this.now() - this.windowMs;
-    const list = (this.hits.get(key) ?? []).filter((time) => time > cutoff);
+    const list = (this.hits.get(key) ?? []).filter((hit) => hit.at > cutoff);
     if (list.length === 0) this.hits.delete(key);
     return list;
   }
@@ -70,3 +86,7 @@ export class SlidingWindowLimiter {
     for (const key of [...this.hits.keys()]) this.recent(key);
   }
 }
+
+/** The default factory: limits in this process. */
+export const memoryLimiters: LimiterFactory = (_name, limit, windowMs, clock) =>
+  new SlidingWindowLimiter(limit, windowMs, clock);

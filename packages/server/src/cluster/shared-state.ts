@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { LimiterFactory } from '../services/auth/rate-limiter.js';
+import type { NodeEvents, RelayedEvent } from '../services/nodes/node-events.js';
+import { redisLimiters } from './redis-window-limiter.js';
+
+/** Keys and channels of one deployment start with this (tests give each run its own). */
+export const DEFAULT_REDIS_NAMESPACE = 'fleetdeck:';
+
+/** How long a request waits for Redis before it is answered 503 (limits) or let through (caps). */
+const COMMAND_TIMEOUT_MS = 2000;
+
+/** What several instances share through Redis (ADR 38). */
+export interface SharedState {
+  /** Sign-in, MFA, sign-up and reset windows in Redis. */
+  limiters: LimiterFactory;
+  /** The command connection (the per-minute request caps of @fastify/rate-limit use it too). */
+  redis: Redis;
+  /** Keys and channel names start with this. */
+  namespace: string;
+  /** Stops relaying and closes both connections. */
+  close(): Promise<void>;
+}
+
+interface RelayMessage {
+  from: string;
+  relayed: RelayedEvent;
+}
+
+function isRelayMessage(value: unknown): value is RelayMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as Partial<RelayMessage>;
+  return (
+    typeof message.from === 'string' &&
+    typeof message.relayed === 'object' &&
+    message.relayed !== null &&
+    (message.relayed.kind === 'connectivity' || message.relayed.kind === 'ota-job') &&
+    typeof message.relayed.event === 'object'
+  );
+}
+
+/** The start-up failure when REDIS_URL does not answer: says what to do. */
+export class SharedStateConnectError extends Error {}
+
+/**
+ * Connects to Redis (REDIS_URL): one connection for commands and publishing, one subscribed to
+ * the deployment's event channel. Connectivity and job events this instance commits are published
+ * there; those of other instances reach this one's dashboards. Fails at start-up when Redis does
+ * not answer, rather than running with limits that other instances do not see.
+ */
+export async function connectSharedState(
+  url: string,
+  events: NodeEvents,
+  logger: Logger,
+  namespace: string = DEFAULT_REDIS_NAMESPACE,
+): Promise<SharedState> {
+  const instance = randomUUID();
+  const channel = `${namespace}events`;
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectionName: 'fleetdeck',
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    maxRetriesPerRequest: 1,
+    enableAutoPipelining: true,
+  });
+  const subscriber = redis.duplicate({ connectionName: 'fleetdeck-events' });
+  let lastWarning = 0;
+  const warn = (error: unknown, what: string) => {
+    // A Redis outage fails every call: one line every 10 s says so without flooding the log.
+    const now = Date.now();
+    if (now - lastWarning < 10_000) return;
+    lastWarning = now;
+    logger.warn({ err: error instanceof Error ? error.message : error }, what);
+  };
+  redis.on('error', (error: unknown) => warn(error, 'Redis (REDIS_URL) connection error'));
+  subscriber.on('error', (error: unknown) => warn(error, 'Redis (REDIS_URL) subscriber error'));
+  try {
+    await redis.connect();
+    await redis.ping();
+    await subscriber.connect();
+    await subscriber.subscribe(channel);
+  } catch (error) {
+    redis.disconnect();
+    subscriber.disconnect();
+    throw new SharedStateConnectError(
+      `Redis at REDIS_URL did not answer (${error instanceof Error ? error.message : String(error)}): start Redis, fix REDIS_URL, or unset it to keep limits and live updates in this one process.`,
+    );
+  }
+  subscriber.on('message', (from: string, text: string) => {
+    if (from !== channel) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (isRelayMessage(message) && message.from !== instance) events.deliverRemote(message.relayed);
+  });
+  events.setRelay((relayed) => {
+    const message: RelayMessage = { from: instance, relayed };
+    redis
+      .publish(channel, JSON.stringify(message))
+      .catch((error: unknown) => warn(error, 'a live update could not be sent to other instances'));
+  });
+  return {
+    limiters: redisLimiters(redis, namespace),
+    redis,
+    namespace,
+    close: async () => {
+      events.setRelay(undefined);
+      await Promise.allSettled([subscriber.quit(), redis.quit()]);
+    },
+  };
+}
