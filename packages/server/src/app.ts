@@ -226,6 +226,15 @@ export async function createServices(
   ingest.setParamsWatcher(automations);
   const sharing = new SharingService(database.db, automations);
   sharing.setEvents(nodeEvents);
+  if (shared) {
+    // Revocations and configuration changes reach the other instances' caches at once (ADR 38).
+    auth.setPeers((forgotten) => shared.announce({ kind: 'forget-tokens', ...forgotten }));
+    configReloader.setPeers(() => shared.announce({ kind: 'config-changed' }));
+    shared.onNotice((notice) => {
+      if (notice.kind === 'forget-tokens') auth.forgetFromPeer(notice);
+      else void configReloader.poll();
+    });
+  }
   await configReloader.start();
   const messaging = new MessagingService(database.db, logger, {
     smtpUrl: config.mail.smtpUrl,

@@ -3,7 +3,7 @@
  * admin on an empty database, start the device broker and the HTTP server, and shut down cleanly.
  */
 import { SharedStateConnectError } from './cluster/shared-state.js';
-import { ConfigError, parseConfig, type AppConfig } from './config/env.js';
+import { ConfigError, parseConfig, scaleOutGaps, type AppConfig } from './config/env.js';
 import { buildApp, createServices } from './app.js';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
@@ -117,6 +117,12 @@ async function main(): Promise<void> {
   if (applied.length) logger.info({ applied }, 'database migrated');
   const maintenanceGaps = await postgresMaintenanceGaps(database.db);
   if (maintenanceGaps.length) logger.warn({ gaps: maintenanceGaps }, MAINTENANCE_OFF_WARNING);
+  const scaleOut = scaleOutGaps(config);
+  if (scaleOut.length)
+    logger.warn(
+      { gaps: scaleOut },
+      'REDIS_URL is set for several instances, but they will not agree',
+    );
   await syncRolesFromContract(database.db);
 
   const services = await createServices(config, database, logger).catch(async (error: unknown) => {

@@ -125,10 +125,12 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
   let first: TestServer;
   let second: TestServer;
   let token: string;
+  let laterLoggedOut: string;
 
   beforeAll(async () => {
     const options = {
-      env: { REDIS_URL: url },
+      // No polling: only an announcement can move another instance's configuration.
+      env: { REDIS_URL: url, CONFIG_POLL_SECONDS: '0' },
       redisNamespace: namespace,
       auth: { ipFailureLimit: 8 },
       loginRequestsPerMinute: 40,
@@ -137,6 +139,7 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
     second = await createTestServer(dialect, { ...options, sameDatabaseAs: first });
     // Signed in before a test below locks the account.
     token = (await apiLogin(second.app)).accesstoken;
+    laterLoggedOut = (await apiLogin(first.app)).accesstoken;
   });
   afterAll(async () => {
     await second?.close();
@@ -269,6 +272,44 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
       connected: true,
     });
     expect(heardLocally).toEqual([]);
+  });
+
+  /** Polls `check` every 20 ms for up to `ms`; whether it came true. */
+  async function within(ms: number, check: () => Promise<boolean> | boolean): Promise<boolean> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (await check()) return true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return check();
+  }
+
+  it('refuses a session on every instance as soon as it is logged out on one (ASVS 7.4.1)', async () => {
+    const profile = () =>
+      second.app.inject({
+        method: 'GET',
+        url: '/v1/user2',
+        headers: { authorization: laterLoggedOut },
+      });
+    // The second instance has now remembered the token (5 s by default).
+    expect((await profile()).statusCode).toBe(200);
+    const logout = await first.app.inject({
+      method: 'POST',
+      url: '/v1/logout2',
+      headers: { authorization: laterLoggedOut },
+    });
+    expect(logout.statusCode).toBe(200);
+    // Well inside the 5 s the token would otherwise stay remembered there.
+    expect(await within(1000, async () => (await profile()).statusCode === 401)).toBe(true);
+  });
+
+  it('reloads configuration on every instance as soon as one changes it', async () => {
+    const before = second.services.configReloader.current;
+    const { generation } = await first.services.configReloader.bump();
+    expect(generation).toBeGreaterThan(before);
+    expect(await within(1000, () => second.services.configReloader.current === generation)).toBe(
+      true,
+    );
   });
 
   it('refuses sign-ins with 503 when Redis stops answering, rather than skipping the limit', async () => {

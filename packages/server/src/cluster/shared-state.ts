@@ -19,24 +19,43 @@ export interface SharedState {
   redis: Redis;
   /** Keys and channel names start with this. */
   namespace: string;
+  /** Tells the other instances (not this one) something their caches must follow. */
+  announce(notice: PeerNotice): void;
+  /** Hears what other instances announce. */
+  onNotice(listener: (notice: PeerNotice) => void): void;
   /** Stops relaying and closes both connections. */
   close(): Promise<void>;
 }
 
-interface RelayMessage {
-  from: string;
-  relayed: RelayedEvent;
+/**
+ * What one instance tells the others so their caches follow at once: tokens to stop trusting
+ * (a logout, a password or role change elsewhere), or configuration that changed.
+ */
+export type PeerNotice =
+  { kind: 'forget-tokens'; userId?: string; sessionId?: string } | { kind: 'config-changed' };
+
+type RelayMessage = { from: string } & (
+  { relayed: RelayedEvent; notice?: undefined } | { notice: PeerNotice; relayed?: undefined }
+);
+
+function isRelayedEvent(value: unknown): value is RelayedEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const relayed = value as Partial<RelayedEvent>;
+  return (
+    (relayed.kind === 'connectivity' || relayed.kind === 'ota-job') &&
+    typeof relayed.event === 'object' &&
+    relayed.event !== null
+  );
 }
 
-function isRelayMessage(value: unknown): value is RelayMessage {
+function isPeerNotice(value: unknown): value is PeerNotice {
   if (typeof value !== 'object' || value === null) return false;
-  const message = value as Partial<RelayMessage>;
+  const notice = value as { kind?: unknown; userId?: unknown; sessionId?: unknown };
+  if (notice.kind === 'config-changed') return true;
   return (
-    typeof message.from === 'string' &&
-    typeof message.relayed === 'object' &&
-    message.relayed !== null &&
-    (message.relayed.kind === 'connectivity' || message.relayed.kind === 'ota-job') &&
-    typeof message.relayed.event === 'object'
+    notice.kind === 'forget-tokens' &&
+    (notice.userId === undefined || typeof notice.userId === 'string') &&
+    (notice.sessionId === undefined || typeof notice.sessionId === 'string')
   );
 }
 
@@ -46,7 +65,8 @@ export class SharedStateConnectError extends Error {}
 /**
  * Connects to Redis (REDIS_URL): one connection for commands and publishing, one subscribed to
  * the deployment's event channel. Connectivity and job events this instance commits are published
- * there; those of other instances reach this one's dashboards. Fails at start-up when Redis does
+ * there; those of other instances reach this one's dashboards. Notices (tokens to forget,
+ * configuration changed) travel the same channel. Fails at start-up when Redis does
  * not answer, rather than running with limits that other instances do not see.
  */
 export async function connectSharedState(
@@ -87,26 +107,34 @@ export async function connectSharedState(
       `Redis at REDIS_URL did not answer (${error instanceof Error ? error.message : String(error)}): start Redis, fix REDIS_URL, or unset it to keep limits and live updates in this one process.`,
     );
   }
+  const noticeListeners: ((notice: PeerNotice) => void)[] = [];
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
-    let message: unknown;
+    let message: Partial<RelayMessage>;
     try {
-      message = JSON.parse(text);
+      message = JSON.parse(text) as Partial<RelayMessage>;
     } catch {
       return;
     }
-    if (isRelayMessage(message) && message.from !== instance) events.deliverRemote(message.relayed);
+    if (typeof message !== 'object' || message === null || message.from === instance) return;
+    if (isRelayedEvent(message.relayed)) events.deliverRemote(message.relayed);
+    const notice = message.notice;
+    if (isPeerNotice(notice)) for (const listener of noticeListeners) listener(notice);
   });
-  events.setRelay((relayed) => {
-    const message: RelayMessage = { from: instance, relayed };
+  const publish = (message: RelayMessage) => {
     redis
       .publish(channel, JSON.stringify(message))
-      .catch((error: unknown) => warn(error, 'a live update could not be sent to other instances'));
-  });
+      .catch((error: unknown) => warn(error, 'a message to other instances could not be sent'));
+  };
+  events.setRelay((relayed) => publish({ from: instance, relayed }));
   return {
     limiters: redisLimiters(redis, namespace),
     redis,
     namespace,
+    announce: (notice) => publish({ from: instance, notice }),
+    onNotice: (listener) => {
+      noticeListeners.push(listener);
+    },
     close: async () => {
       events.setRelay(undefined);
       await Promise.allSettled([subscriber.quit(), redis.quit()]);

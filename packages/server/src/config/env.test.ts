@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './env.js';
+import { ConfigError, parseConfig, scaleOutGaps } from './env.js';
 
 describe('parseConfig', () => {
   it('runs on embedded defaults with no variables set', () => {
@@ -154,5 +154,42 @@ describe('parseConfig', () => {
     expect(() =>
       parseConfig({ S3_BUCKET: 'Not_A_Bucket', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }),
     ).toThrow(/S3_BUCKET/);
+  });
+
+  it('reads REDIS_URL and refuses other schemes', () => {
+    expect(parseConfig({ REDIS_URL: 'redis://cache:6379/2' }).redisUrl).toBe(
+      'redis://cache:6379/2',
+    );
+    expect(parseConfig({}).redisUrl).toBeUndefined();
+    expect(() => parseConfig({ REDIS_URL: 'http://cache:6379' })).toThrow(/REDIS_URL/);
+  });
+});
+
+describe('scaleOutGaps', () => {
+  it('says nothing for one instance (no REDIS_URL)', () => {
+    expect(scaleOutGaps(parseConfig({}))).toEqual([]);
+  });
+
+  it('names each part several instances behind one load balancer would not agree on', () => {
+    const gaps = scaleOutGaps(parseConfig({ REDIS_URL: 'redis://cache:6379' }));
+    expect(gaps.map((gap) => gap.split(' ')[0])).toEqual([
+      'DATABASE_URL',
+      'PUBLIC_URL',
+      'S3_BUCKET',
+      'MQTT_URL',
+    ]);
+  });
+
+  it('is empty once every shared part is configured', () => {
+    const config = parseConfig({
+      REDIS_URL: 'redis://cache:6379',
+      DATABASE_URL: 'postgres://u@db:5432/fleet',
+      PUBLIC_URL: 'https://fleet.example.com',
+      MQTT_URL: 'mqtt://broker:1883',
+      S3_BUCKET: 'fleet-blobs',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    });
+    expect(scaleOutGaps(config)).toEqual([]);
   });
 });

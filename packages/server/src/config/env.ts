@@ -144,6 +144,8 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
+  /** Whether PUBLIC_URL was given (instances behind one load balancer must share it). */
+  publicUrlSet: boolean;
   /** Whether cookies carry `Secure` (the public URL is https). */
   secureCookies: boolean;
   mqttPort: number;
@@ -229,6 +231,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
+    publicUrlSet: e.PUBLIC_URL !== undefined,
     secureCookies: publicUrl.startsWith('https://'),
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
@@ -274,4 +277,29 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
           }
         : undefined,
   };
+}
+
+/**
+ * What an instance started for a scale-out (REDIS_URL: several instances behind a load balancer)
+ * still lacks, one line each; empty otherwise. Each instance otherwise names itself after its own
+ * port (token issuer) and keeps files on its own disk, which the others cannot serve (ADR 38).
+ */
+export function scaleOutGaps(config: AppConfig): string[] {
+  if (!config.redisUrl) return [];
+  const gaps: string[] = [];
+  if (!config.databaseUrl)
+    gaps.push('DATABASE_URL is not set: each instance has its own SQLite file; use PostgreSQL.');
+  if (!config.publicUrlSet)
+    gaps.push(
+      "PUBLIC_URL is not set: tokens name this instance's own address, so the others refuse them; set the load balancer's URL on every instance.",
+    );
+  if (!config.s3)
+    gaps.push(
+      "S3_BUCKET is not set: firmware images and documents stay on this instance's disk, so downloads through another instance fail; use an S3-compatible store.",
+    );
+  if (!config.mqttUrl)
+    gaps.push(
+      'MQTT_URL is not set: each instance runs its own broker; point every instance at one external broker.',
+    );
+  return gaps;
 }

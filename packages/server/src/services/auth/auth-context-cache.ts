@@ -4,7 +4,8 @@ import type { AuthContext } from './auth.service.js';
  * Remembers resolved access tokens for a few seconds, so a dashboard's burst of calls costs one
  * signature check and one session lookup instead of one per call. Every revocation made by this
  * process (logout, password change, refresh-token reuse) removes the affected entries at once;
- * a revocation made by another instance is seen within the TTL (docs/adr/0002).
+ * a revocation made by another instance is seen at once when the instances share Redis (its
+ * notice, ADR 38), otherwise within the TTL (docs/adr/0002).
  */
 export class AuthContextCache {
   private readonly entries = new Map<string, { context: AuthContext; until: number }>();

@@ -76,6 +76,12 @@ interface SignInAttempt {
   succeed(): Promise<void>;
 }
 
+/** The remembered tokens to drop: a user's, or one session's. */
+export interface ForgottenTokens {
+  userId?: string;
+  sessionId?: string;
+}
+
 /** Who is asking: used for rate limits and stored with the session. */
 export interface ClientMeta {
   ip: string;
@@ -115,6 +121,7 @@ export class AuthService {
   private readonly ipFailures: WindowLimiter;
   private readonly contexts: AuthContextCache;
   private mfa: MfaService | undefined;
+  private peers: ((forgotten: ForgottenTokens) => void) | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -241,13 +248,34 @@ export class AuthService {
 
   /** Drops the remembered identity of a user's tokens, so a changed profile shows at once. */
   forgetUser(userId: string): void {
+    this.dropUser(userId);
+  }
+
+  /** Tells the other instances which remembered tokens to drop too (REDIS_URL, ADR 38). */
+  setPeers(peers: ((forgotten: ForgottenTokens) => void) | undefined): void {
+    this.peers = peers;
+  }
+
+  /** What another instance revoked or changed: dropped here as well, not passed on again. */
+  forgetFromPeer(forgotten: ForgottenTokens): void {
+    if (forgotten.userId !== undefined) this.contexts.forgetUser(forgotten.userId);
+    if (forgotten.sessionId !== undefined) this.contexts.forgetSession(forgotten.sessionId);
+  }
+
+  private dropUser(userId: string): void {
     this.contexts.forgetUser(userId);
+    this.peers?.({ userId });
+  }
+
+  private dropSession(sessionId: string): void {
+    this.contexts.forgetSession(sessionId);
+    this.peers?.({ sessionId });
   }
 
   /** Ends every session of a user (password reset, account changes by others). */
   async revokeAllSessions(userId: string, reason: string): Promise<void> {
     await revokeUserSessions(this.db, userId, reason, this.nowSeconds());
-    this.contexts.forgetUser(userId);
+    this.dropUser(userId);
   }
 
   /**
@@ -291,7 +319,7 @@ export class AuthService {
       const rotatedAt = found.rotated_at ?? now;
       if (now - rotatedAt > this.options.rotationGraceSeconds) {
         await revokeSession(this.db, found.session_id, 'refresh_token_reuse', now);
-        this.contexts.forgetSession(found.session_id);
+        this.dropSession(found.session_id);
         throw new AppError(401, ERROR_CODES.refreshFailed, SERVER_MESSAGES.refreshFailed);
       }
       return this.issue(user, found.session_id, undefined, now);
@@ -344,10 +372,10 @@ export class AuthService {
     const now = this.nowSeconds();
     if (all) {
       await revokeUserSessions(this.db, target.userId, 'logout_all', now);
-      this.contexts.forgetUser(target.userId);
+      this.dropUser(target.userId);
     } else {
       await revokeSession(this.db, target.sessionId, 'logout', now);
-      this.contexts.forgetSession(target.sessionId);
+      this.dropSession(target.sessionId);
     }
   }
 
@@ -387,11 +415,11 @@ export class AuthService {
       if (!(await replacePasswordHash(trx, user.user_id, readHash, passwordHash, now)))
         throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
       await revokeUserSessions(trx, user.user_id, 'password_changed', now);
-      this.contexts.forgetUser(user.user_id);
+      this.dropUser(user.user_id);
       return this.startSession(trx, user, meta);
     });
     // Again after commit: a lookup that ran during the transaction may have cached an old session.
-    this.contexts.forgetUser(user.user_id);
+    this.dropUser(user.user_id);
     return issued;
   }
 

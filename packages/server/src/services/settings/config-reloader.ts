@@ -13,13 +13,15 @@ export type ConfigReload = () => Promise<void> | void;
  * Keeps every instance's configuration caches in step (docs/adr/0014): a write that changes
  * cached configuration — or `PUT admin/update_apigateway` — bumps the `config_generation` row;
  * each instance polls it and, when it moved, runs every registered reload. The instance that made
- * the change reloads at once, the others within one poll interval.
+ * the change reloads at once, the others within one poll interval, or at once when they share
+ * Redis (REDIS_URL: the change is announced to them, ADR 38).
  */
 export class ConfigReloader {
   private readonly reloads = new Map<string, ConfigReload>();
   private generation = 0;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  private peers: (() => void) | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -64,9 +66,15 @@ export class ConfigReloader {
     await this.polling;
   }
 
+  /** Tells the other instances to poll now instead of at their next interval (ADR 38). */
+  setPeers(peers: (() => void) | undefined): void {
+    this.peers = peers;
+  }
+
   /** Marks configuration as changed for every instance and reloads this one; the new generation. */
   async bump(): Promise<{ generation: number; reloaded: string[] }> {
     this.generation = await bumpConfigGeneration(this.db, Math.floor(this.clock() / 1000));
+    this.peers?.();
     return { generation: this.generation, reloaded: await this.reloadAll() };
   }
 
