@@ -27,16 +27,19 @@ async function onlineCount(url: string, token: string): Promise<number> {
 }
 
 /**
- * Starts the built simulator CLI against a running server's embedded broker with `nodes`
+ * Starts the built simulator CLI against a running server's embedded broker (or `brokerUrl`) with `nodes`
  * appliances (no flaps, no claims unless asked) and waits until all of them are online.
  */
 export async function startSimulator(
   server: RunningServer,
   nodes: number,
   extraArgs: string[] = [],
+  /** An external broker the server consumes from; default: the server's embedded broker. */
+  brokerUrl?: string,
 ): Promise<RunningSimulator> {
   const mqttPort = /embedded broker on port (\d+)/.exec(server.output())?.[1];
-  if (!mqttPort) throw new Error(`no MQTT port in the server output:\n${server.output()}`);
+  if (!mqttPort && !brokerUrl)
+    throw new Error(`no MQTT port in the server output:\n${server.output()}`);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-sim-'));
   const child = spawn(
     process.execPath,
@@ -45,7 +48,7 @@ export async function startSimulator(
       '--server',
       server.url,
       '--mqtt',
-      `mqtt://127.0.0.1:${mqttPort}`,
+      brokerUrl ?? `mqtt://127.0.0.1:${mqttPort}`,
       '--nodes',
       String(nodes),
       '--state',
