@@ -16,11 +16,11 @@ import { refreshAutomaticMembership } from '../../repositories/group.repository.
 import type { Logger } from '../../logger.js';
 import {
   claimNode,
+  confirmOpenRequest,
   discardOtherRequests,
   findOpenRequest,
   markTimedOutMappings,
   releaseNode,
-  setMappingStatus,
 } from '../../repositories/mapping.repository.js';
 import { runFixedQuery } from '../../db/raw-query.js';
 import {
@@ -795,7 +795,9 @@ export class NodeIngestService implements NodeGatewayPort {
       );
       return;
     }
-    await setMappingStatus(trx, request.request_id, 'confirmed', now);
+    // Another instance may be confirming the same message (basic-ingest topics reach every
+    // instance): only the one whose update changed the row counts the claim and tells the user.
+    if (!(await confirmOpenRequest(trx, request.request_id, now))) return;
     await discardOtherRequests(trx, nodeId, request.request_id, now);
     await recordClaim(trx, nodeId, payload.user_id, now);
     await claimNode(trx, nodeId, payload.user_id, now);
