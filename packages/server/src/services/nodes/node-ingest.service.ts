@@ -211,7 +211,8 @@ export class NodeIngestService implements NodeGatewayPort {
   /** Batches of one node's messages the database refused (see commitIsolating) since start. */
   readonly ingestCounters = { droppedNodeBatches: 0 };
   private otaFetchListener:
-    ((nodeId: string, payload: OtaFetchPayload) => void | Promise<void>) | undefined;
+    | ((nodeId: string, payload: OtaFetchPayload, receivedAt: number) => void | Promise<void>)
+    | undefined;
   /** Answers to `otafetch` under way (`whenAnswered`). */
   private readonly answers = new Set<Promise<void>>();
   private paramsWatcher: ParamsWatcher | undefined;
@@ -316,14 +317,20 @@ export class NodeIngestService implements NodeGatewayPort {
    * or a node whose update just failed would be offered it again. `whenAnswered` waits for the
    * listener's promise (the answer published).
    */
-  onOtaFetch(listener: (nodeId: string, payload: OtaFetchPayload) => void | Promise<void>): void {
+  onOtaFetch(
+    listener: (
+      nodeId: string,
+      payload: OtaFetchPayload,
+      receivedAt: number,
+    ) => void | Promise<void>,
+  ): void {
     this.otaFetchListener = listener;
   }
 
   nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void {
     this.entry(nodeId, at);
     const answered = this.whenDurable()
-      .then(() => this.otaFetchListener?.(nodeId, fetch))
+      .then(() => this.otaFetchListener?.(nodeId, fetch, at))
       .then(
         () => undefined,
         (error: unknown) => this.logger.error({ err: error, nodeId }, 'otafetch answer failed'),
