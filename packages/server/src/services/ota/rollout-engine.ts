@@ -76,7 +76,7 @@ export class RolloutEngine implements JobLifecycleListener {
     const earlier = this.toCheck.get(nodeId);
     // One offer answers both; it must answer the later of the two.
     this.toCheck.set(nodeId, {
-      statuses: (earlier?.statuses.length ?? 0) < statuses.length ? statuses : earlier!.statuses,
+      statuses: earlier && earlier.statuses.length >= statuses.length ? earlier.statuses : statuses,
       since: Math.max(since, earlier?.since ?? since),
     });
     this.checked ??= new Promise<void>((resolve) => {
