@@ -192,7 +192,7 @@ export async function createServices(
   const otaJobs = new OtaJobService(database.db);
   const rollout = new RolloutEngine(database.db, images, nodeEvents, logger);
   otaJobs.setListener(rollout);
-  ingest.onOtaFetch((nodeId, payload) => rollout.otaFetch(nodeId, payload));
+  ingest.onOtaFetch((nodeId, payload, receivedAt) => rollout.otaFetch(nodeId, payload, receivedAt));
   const identity = new IdentitySettingsService(
     database.db,
     await SecretBox.create(database.db),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { NodeGroupsTable } from './schema.js';
 
@@ -71,6 +72,39 @@ const NODE_OWNERSHIP_LOCK = 74_202;
 export async function lockNodeOwnership(trx: QueryExecutorProvider): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter)
     await sql`select pg_advisory_xact_lock(${NODE_OWNERSHIP_LOCK})`.execute(trx);
+}
+
+/** The first key of the per-job OTA dispatch locks; the second is derived from the job id. */
+const OTA_DISPATCH_LOCK = 74_203;
+
+/**
+ * Runs `work` for a job unless another instance is running it for that job, and says whether it
+ * ran. On PostgreSQL it holds a session advisory lock (`pg_try_advisory_lock`, never waiting) on
+ * a pooled connection of its own, which `work` gets for its queries too, so a long dispatch takes
+ * one connection, not two; the lock goes when `work` settles or when the connection ends with a
+ * dead instance. SQLite serves one instance, whose caller keeps its own jobs apart: `work` runs.
+ */
+export async function runAloneForJob<DB>(
+  db: Kysely<DB>,
+  jobId: string,
+  work: (db: Kysely<DB>) => Promise<void>,
+): Promise<boolean> {
+  if (!isPostgres(db)) {
+    await work(db);
+    return true;
+  }
+  const key = createHash('sha256').update(jobId).digest().readInt32BE(0);
+  return db.connection().execute(async (conn) => {
+    const { rows } = await sql<{ locked: boolean }>`select
+        pg_try_advisory_lock(${OTA_DISPATCH_LOCK}, ${key}) as locked`.execute(conn);
+    if (rows[0]?.locked !== true) return false;
+    try {
+      await work(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${OTA_DISPATCH_LOCK}, ${key})`.execute(conn);
+    }
+    return true;
+  });
 }
 
 /**

@@ -206,7 +206,11 @@ export interface OtaExecutionsTable {
   additional_info: string;
   status_timestamp: EpochSeconds;
   ts_source: string;
-  offered_at: EpochSeconds | null;
+  /**
+   * Epoch milliseconds of the latest offer (the claim an offer is made under, ADR 7 amendment).
+   * Rows offered before that amendment hold seconds, which read as long ago.
+   */
+  offered_at: number | null;
   offer_count: number;
 }
 

@@ -36,18 +36,19 @@ export async function findOpenRequest(
     .executeTakeFirst();
 }
 
-/** Sets a request's status. */
-export async function setMappingStatus(
-  db: Db,
-  requestId: string,
-  status: string,
-  now: number,
-): Promise<void> {
-  await db
+/**
+ * Confirms a request that is still open; false when it is not (any more). The status check is in
+ * the update, so of two instances confirming the same request at once only one changes the row
+ * (the other waits for its commit on PostgreSQL, then finds the request confirmed).
+ */
+export async function confirmOpenRequest(db: Db, requestId: string, now: number): Promise<boolean> {
+  const result = await db
     .updateTable('user_node_mappings')
-    .set({ status, updated_at: now })
+    .set({ status: 'confirmed', updated_at: now })
     .where('request_id', '=', requestId)
-    .execute();
+    .where('status', '=', 'requested')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Discards every open request for a node except one. */

@@ -488,34 +488,57 @@ export async function onlineUnofferedNodes(
   return rows.map((row) => row.node_id);
 }
 
+/** Which executions an offer may be claimed for. */
+export interface OfferClaim {
+  /** Execution statuses that may be offered. */
+  statuses: readonly OfferableStatus[];
+  /**
+   * Epoch ms when what asks for the offer (a connect, an `otafetch`) arrived: an execution offered
+   * at or after it has been answered already, by this instance or another one.
+   */
+  notOfferedSince?: number;
+}
+
 /**
- * Records offers: `started` executions become `triggered`; every offer of an execution in
- * `statuses` is counted.
+ * Claims offers and records them, in one conditional update per 500 nodes: of the given nodes,
+ * those whose execution is in `claim.statuses` and was not offered since `claim.notOfferedSince`;
+ * `started` ones become `triggered`; each is counted and kept in the history. Returns the nodes
+ * claimed, the only ones to publish to: of instances claiming the same execution at once, one
+ * gets it (on PostgreSQL the others wait for its commit, then find the row no longer matches).
  */
-export async function markOffered(
+export async function claimOffers(
   trx: Transaction<Database>,
   otaJobId: string,
   nodeIds: string[],
-  now: number,
-  statuses: readonly OfferableStatus[] = OFFERABLE_STATUSES,
-): Promise<void> {
+  nowMs: number,
+  claim: OfferClaim,
+): Promise<string[]> {
+  const now = Math.floor(nowMs / 1000);
+  const claimed: string[] = [];
   for (let i = 0; i < nodeIds.length; i += 500) {
     const chunk = nodeIds.slice(i, i + 500);
-    await trx
+    let update = trx
       .updateTable('ota_executions')
       .set((eb) => ({
         status: sql<string>`case when ${eb.ref('status')} = 'started' then 'triggered' else ${eb.ref('status')} end`,
         status_timestamp: sql<number>`case when ${eb.ref('status')} = 'started' then cast(${now} as bigint) else ${eb.ref('status_timestamp')} end`,
-        offered_at: now,
+        offered_at: nowMs,
         offer_count: sql<number>`${eb.ref('offer_count')} + 1`,
       }))
       .where('ota_job_id', '=', otaJobId)
       .where('node_id', 'in', chunk)
-      .where('status', 'in', [...statuses])
-      .execute();
+      .where('status', 'in', [...claim.statuses]);
+    const since = claim.notOfferedSince;
+    if (since !== undefined)
+      update = update.where((eb) =>
+        eb.or([eb('offered_at', 'is', null), eb('offered_at', '<', since)]),
+      );
+    const rows = await update.returning('node_id').execute();
+    const ids = rows.map((row) => row.node_id);
+    claimed.push(...ids);
     await insertHistory(
       trx,
-      chunk.map((nodeId) => ({
+      ids.map((nodeId) => ({
         ota_job_id: otaJobId,
         node_id: nodeId,
         status: 'triggered',
@@ -526,6 +549,7 @@ export async function markOffered(
       })),
     );
   }
+  return claimed;
 }
 
 /** One status history entry (before its de-duplication key is derived). */

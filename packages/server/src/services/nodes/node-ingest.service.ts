@@ -16,11 +16,11 @@ import { refreshAutomaticMembership } from '../../repositories/group.repository.
 import type { Logger } from '../../logger.js';
 import {
   claimNode,
+  confirmOpenRequest,
   discardOtherRequests,
   findOpenRequest,
   markTimedOutMappings,
   releaseNode,
-  setMappingStatus,
 } from '../../repositories/mapping.repository.js';
 import { runFixedQuery } from '../../db/raw-query.js';
 import {
@@ -211,7 +211,8 @@ export class NodeIngestService implements NodeGatewayPort {
   /** Batches of one node's messages the database refused (see commitIsolating) since start. */
   readonly ingestCounters = { droppedNodeBatches: 0 };
   private otaFetchListener:
-    ((nodeId: string, payload: OtaFetchPayload) => void | Promise<void>) | undefined;
+    | ((nodeId: string, payload: OtaFetchPayload, receivedAt: number) => void | Promise<void>)
+    | undefined;
   /** Answers to `otafetch` under way (`whenAnswered`). */
   private readonly answers = new Set<Promise<void>>();
   private paramsWatcher: ParamsWatcher | undefined;
@@ -316,14 +317,20 @@ export class NodeIngestService implements NodeGatewayPort {
    * or a node whose update just failed would be offered it again. `whenAnswered` waits for the
    * listener's promise (the answer published).
    */
-  onOtaFetch(listener: (nodeId: string, payload: OtaFetchPayload) => void | Promise<void>): void {
+  onOtaFetch(
+    listener: (
+      nodeId: string,
+      payload: OtaFetchPayload,
+      receivedAt: number,
+    ) => void | Promise<void>,
+  ): void {
     this.otaFetchListener = listener;
   }
 
   nodeOtaFetch(nodeId: string, fetch: OtaFetchPayload, at: number): void {
     this.entry(nodeId, at);
     const answered = this.whenDurable()
-      .then(() => this.otaFetchListener?.(nodeId, fetch))
+      .then(() => this.otaFetchListener?.(nodeId, fetch, at))
       .then(
         () => undefined,
         (error: unknown) => this.logger.error({ err: error, nodeId }, 'otafetch answer failed'),
@@ -795,7 +802,9 @@ export class NodeIngestService implements NodeGatewayPort {
       );
       return;
     }
-    await setMappingStatus(trx, request.request_id, 'confirmed', now);
+    // Another instance may be confirming the same message (basic-ingest topics reach every
+    // instance): only the one whose update changed the row counts the claim and tells the user.
+    if (!(await confirmOpenRequest(trx, request.request_id, now))) return;
     await discardOtherRequests(trx, nodeId, request.request_id, now);
     await recordClaim(trx, nodeId, payload.user_id, now);
     await claimNode(trx, nodeId, payload.user_id, now);

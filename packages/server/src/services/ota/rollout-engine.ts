@@ -1,12 +1,13 @@
 import type { OtaFetchPayload, OtaJobStatus, OtaUrlPayload } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
+import { runAloneForJob } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import type { NodeGateway } from '../../gateway/node-gateway.js';
 import type { Logger } from '../../logger.js';
 import {
+  claimOffers,
   findJob,
   hasActiveJob,
-  markOffered,
   OFFERABLE_STATUSES,
   offerForJob,
   onlineUnofferedNodes,
@@ -29,6 +30,10 @@ type PendingOffer = NonNullable<Awaited<ReturnType<typeof pendingOfferForNode>>>
  * or asks with `otafetch`. An offer is recorded (`triggered`) before it is published, so a crash
  * between the two leaves the node to be offered again, never forgotten. Cancel stops offers at
  * once: dispatch loops check between batches, and every offer query requires an active job.
+ *
+ * Several instances may hear the same connect or question and resume the same force push: an
+ * offer is published only when this instance's conditional update claimed it (`claimOffers`),
+ * and a job is dispatched by one instance at a time (`runAloneForJob`). ADR 7, amendment 2.
  */
 export class RolloutEngine implements JobLifecycleListener {
   private gateway: NodeGateway | undefined;
@@ -43,15 +48,17 @@ export class RolloutEngine implements JobLifecycleListener {
     private readonly logger: Logger,
   ) {
     events.onConnectivity((event) => {
-      if (event.connected) void this.offerIfAnyJob(event.node_id, OFFERABLE_STATUSES);
+      if (event.connected)
+        void this.offerIfAnyJob(event.node_id, OFFERABLE_STATUSES, event.timestamp);
     });
   }
 
   /**
    * Nodes that connected or asked since the last look for active jobs, with the execution
-   * statuses each may be offered (a reconnect storm is one look).
+   * statuses each may be offered and when its latest connect or question arrived (a reconnect
+   * storm is one look).
    */
-  private toCheck = new Map<string, readonly OfferStatus[]>();
+  private toCheck = new Map<string, { statuses: readonly OfferStatus[]; since: number }>();
   /** Settles once the look of the current turn has made (or found no) offers. */
   private checked: Promise<void> | undefined;
 
@@ -60,10 +67,18 @@ export class RolloutEngine implements JobLifecycleListener {
    * with none (the common case), a storm of 18,000 connects and `otafetch`es costs one query
    * instead of 18,000. Settles (never rejects) once every offer of that look is published.
    */
-  private offerIfAnyJob(nodeId: string, statuses: readonly OfferStatus[]): Promise<void> {
+  private offerIfAnyJob(
+    nodeId: string,
+    statuses: readonly OfferStatus[],
+    since: number,
+  ): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if ((this.toCheck.get(nodeId)?.length ?? 0) < statuses.length)
-      this.toCheck.set(nodeId, statuses);
+    const earlier = this.toCheck.get(nodeId);
+    // One offer answers both; it must answer the later of the two.
+    this.toCheck.set(nodeId, {
+      statuses: earlier && earlier.statuses.length >= statuses.length ? earlier.statuses : statuses,
+      since: Math.max(since, earlier?.since ?? since),
+    });
     this.checked ??= new Promise<void>((resolve) => {
       setImmediate(() => {
         // A node can ask before the gateway is attached: an external broker hands over what it
@@ -76,7 +91,9 @@ export class RolloutEngine implements JobLifecycleListener {
           hasActiveJob(this.db)
             .then(async (active) => {
               if (active)
-                await Promise.all(checks.map(([id, allowed]) => this.offerPending(id, allowed)));
+                await Promise.all(
+                  checks.map(([id, check]) => this.offerPending(id, check.statuses, check.since)),
+                );
             })
             .catch((error: unknown) => this.logger.error({ err: error }, 'OTA offer check failed'))
             .finally(resolve);
@@ -123,39 +140,52 @@ export class RolloutEngine implements JobLifecycleListener {
   }
 
   /**
-   * The node asked for an update (`otafetch`). Settles (never rejects) once the answer, if any,
-   * is published, so the question counts as handled only then (see NodeIngestService).
+   * The node asked for an update (`otafetch`, arrived at `receivedAt` epoch ms). Settles (never
+   * rejects) once the answer, if any, is published, so the question counts as handled only then
+   * (see NodeIngestService).
    */
-  otaFetch(nodeId: string, payload: OtaFetchPayload): Promise<void> {
+  otaFetch(nodeId: string, payload: OtaFetchPayload, receivedAt = Date.now()): Promise<void> {
     this.logger.debug({ nodeId, fwVersion: payload.fw_version }, 'otafetch');
-    return this.offerIfAnyJob(nodeId, REFETCHABLE_STATUSES);
+    return this.offerIfAnyJob(nodeId, REFETCHABLE_STATUSES, receivedAt);
   }
 
   /**
    * Offers the node its newest pending job, if any: one whose execution is in `statuses` (a node
-   * that asks is offered an update it was cut off in, too). Never rejects; settles once the offer
-   * is published.
+   * that asks is offered an update it was cut off in, too) and was not offered since `since`
+   * (epoch ms; when the connect or question arrived): an offer made after that, here or on
+   * another instance, reached the node already. Never rejects; settles once the offer is published.
    */
   offerPending(
     nodeId: string,
     statuses: readonly OfferStatus[] = OFFERABLE_STATUSES,
+    since = Date.now(),
   ): Promise<void> {
     if (!this.gateway || this.stopped) return Promise.resolve();
     return (async () => {
       const offer = await pendingOfferForNode(this.db, nodeId, statuses);
       if (!offer || this.cancelled.has(offer.ota_job_id)) return;
-      await this.db
-        .transaction()
-        .execute((trx) => markOffered(trx, offer.ota_job_id, [nodeId], nowSeconds(), statuses));
+      const claimed = await this.db.transaction().execute((trx) =>
+        claimOffers(trx, offer.ota_job_id, [nodeId], Date.now(), {
+          statuses,
+          notOfferedSince: since,
+        }),
+      );
+      if (claimed.length === 0) return;
       await this.publish(nodeId, this.payloadOf(offer));
       this.emit(offer.ota_job_id, 'active');
     })().catch((error: unknown) => this.logger.error({ err: error, nodeId }, 'OTA offer failed'));
   }
 
-  /** Offers a force-pushed job to its online targets, batch by batch, until none is left. */
+  /**
+   * Offers a force-pushed job to its online targets, batch by batch, until none is left; skipped
+   * while another instance dispatches the job (it offers the same nodes).
+   */
   dispatch(otaJobId: string): void {
     if (this.dispatching.has(otaJobId) || !this.gateway) return;
-    const run = this.dispatchJob(otaJobId)
+    const run = runAloneForJob(this.db, otaJobId, (db) => this.dispatchJob(db, otaJobId))
+      .then((ran) => {
+        if (!ran) this.logger.debug({ otaJobId }, 'OTA job dispatched by another instance');
+      })
       .catch((error: unknown) => this.logger.error({ err: error, otaJobId }, 'OTA dispatch failed'))
       .finally(() => this.dispatching.delete(otaJobId));
     this.dispatching.set(otaJobId, run);
@@ -166,29 +196,36 @@ export class RolloutEngine implements JobLifecycleListener {
     while (this.dispatching.size > 0) await Promise.allSettled([...this.dispatching.values()]);
   }
 
-  private async dispatchJob(otaJobId: string): Promise<void> {
+  /** The dispatch loop, on `db` (the connection that holds the job's dispatch lock). */
+  private async dispatchJob(db: Kysely<Database>, otaJobId: string): Promise<void> {
     let after = '';
     let payload: OtaUrlPayload | undefined;
     for (;;) {
       if (this.stopped || this.cancelled.has(otaJobId)) return;
-      const job = await findJob(this.db, otaJobId);
+      const job = await findJob(db, otaJobId);
       if (!job || job.status !== 'active') return;
-      const nodeIds = await onlineUnofferedNodes(this.db, otaJobId, after, DISPATCH_BATCH);
+      const nodeIds = await onlineUnofferedNodes(db, otaJobId, after, DISPATCH_BATCH);
       if (nodeIds.length === 0) return;
-      payload ??= await this.payloadForJob(otaJobId);
+      payload ??= await this.payloadForJob(db, otaJobId);
       if (!payload) return;
-      await this.db
+      // Only never-offered executions: one a connect offered meanwhile is not offered again.
+      const claimed = await db
         .transaction()
-        .execute((trx) => markOffered(trx, otaJobId, nodeIds, nowSeconds()));
+        .execute((trx) =>
+          claimOffers(trx, otaJobId, nodeIds, Date.now(), { statuses: ['started'] }),
+        );
       const message = payload;
-      await Promise.all(nodeIds.map((nodeId) => this.publish(nodeId, message)));
-      this.emit(otaJobId, 'active');
+      await Promise.all(claimed.map((nodeId) => this.publish(nodeId, message)));
+      if (claimed.length > 0) this.emit(otaJobId, 'active');
       after = nodeIds[nodeIds.length - 1] ?? after;
     }
   }
 
-  private async payloadForJob(otaJobId: string): Promise<OtaUrlPayload | undefined> {
-    const row = await offerForJob(this.db, otaJobId);
+  private async payloadForJob(
+    db: Kysely<Database>,
+    otaJobId: string,
+  ): Promise<OtaUrlPayload | undefined> {
+    const row = await offerForJob(db, otaJobId);
     return row ? this.payloadOf(row) : undefined;
   }
 
@@ -223,5 +260,3 @@ export class RolloutEngine implements JobLifecycleListener {
     this.events.emitOtaJob({ type: 'ota.job', ota_job_id: otaJobId, status });
   }
 }
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
