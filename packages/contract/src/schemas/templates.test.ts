@@ -9,9 +9,9 @@ import {
 
 /** Milliseconds `run` takes. */
 function timed(run: () => void): number {
-  const start = performance.now();
+  const start = Date.now();
   run();
-  return performance.now() - start;
+  return Date.now() - start;
 }
 
 describe('template placeholders', () => {
