@@ -11,6 +11,7 @@ const SECRETS = {
   signature: 'Sig-0c4f9e1ab27d',
   pushToken: 'PushToken-77ad3f',
   appleUser: 'apple-person@example.com',
+  invitationCode: '602817',
 };
 
 // ASVS 5.0 V14.2.1 (sensitive data in URLs), V16.2.5 (sensitive data not logged): the request log
@@ -46,6 +47,11 @@ describe.each(DIALECTS)('the request log keeps query-string secrets out on %s', 
       {
         method: 'DELETE',
         url: `/v1/user/push_notification/mobile_platform_endpoint?mobile_device_token=${SECRETS.pushToken}`,
+      },
+      // The invitation mail's link opens the set-password page with its one-time code.
+      {
+        method: 'GET',
+        url: `/set-new-password?user_name=new%40example.com&code=${SECRETS.invitationCode}`,
       },
       // Percent-encoded and upper-case names are the same parameters.
       { method: 'GET', url: `/v1/oauth2/callback?%63ode=${SECRETS.authorizationCode}2&STATE=x` },
