@@ -48,6 +48,7 @@ import { RolloutEngine } from './services/ota/rollout-engine.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 import { registerNulGuard } from './http/nul-guard.js';
+import { registerApiCacheControl } from './http/api-cache-control.js';
 import { registerSpecPathAliases } from './http/spec-path-aliases.js';
 import { UrlSigner } from './storage/signed-url.js';
 import type { Logger } from './logger.js';
@@ -342,6 +343,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   registerContentEncodingGuard(app);
   registerNulGuard(app);
+  registerApiCacheControl(app);
 
   // Security headers on every answer. The middleware is built once here: @fastify/helmet built it
   // again (re-parsing the policy) on every request, ~4 % of a node-list page's CPU (B6).

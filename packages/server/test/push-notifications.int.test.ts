@@ -1,5 +1,6 @@
 import {
   MOBILE_PUSH_INTEGRATION,
+  PUSH_LIMITS,
   pushEventType,
   systemEntityId,
   type PushEvent,
@@ -671,5 +672,40 @@ describe.each(DIALECTS)('push notifications on %s', (dialect) => {
     expect(other.isEnabled('node_disconnected')).toBe(false);
     expect(await reloader.poll()).toBe(false);
     await other.stop();
+  });
+  // ASVS 5.0 V2.4.1 (no quota exhaustion by repeated calls): one account registering push tokens
+  // without end made a row for each, and a send to each for every event.
+  it('keeps at most PUSH_LIMITS.endpointsPerUser phones per user, dropping the oldest (ASVS 2.4.1)', async () => {
+    const created = await call('POST', '/v1/admin/user2', {
+      user_name: 'many-phones@fleetdeck.test',
+      password: 'Pocket-Phone-2031',
+      roles: ['user'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const token = (await apiLogin(server.app, 'many-phones@fleetdeck.test', 'Pocket-Phone-2031'))
+      .accesstoken;
+    const url = '/v1/user/push_notification/mobile_platform_endpoint';
+    const total = PUSH_LIMITS.endpointsPerUser + 5;
+    for (let i = 0; i < total; i += 1) {
+      const registered = await call(
+        'POST',
+        url,
+        { platform: 'GCM', mobile_device_token: `many-phones-${i}` },
+        token,
+      );
+      expect(registered.statusCode, registered.body).toBe(201);
+    }
+    const listed = (await call('GET', url, undefined, token)).json<{
+      platform_endpoints: Array<{ mobile_device_token: string }>;
+    }>().platform_endpoints;
+    expect(listed).toHaveLength(PUSH_LIMITS.endpointsPerUser);
+    const tokens = listed.map((endpoint) => endpoint.mobile_device_token);
+    expect(tokens).toContain(`many-phones-${total - 1}`);
+    const stored = await server.database.db
+      .selectFrom('push_endpoints')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', created.json<{ user_id: string }>().user_id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(PUSH_LIMITS.endpointsPerUser);
   });
 });

@@ -190,6 +190,11 @@ export const UserNodeMappingStatusSchema = z.object({
 });
 /** A mapping request the node has not confirmed in this long is kept as timed out. */
 export const MAPPING_REQUEST_TIMEOUT_SECONDS = 120;
+/**
+ * Mapping requests one user may have open (not yet confirmed or timed out) at once; more answer
+ * 429. Every request is a stored row, so without a cap one account could write them without end.
+ */
+export const MAPPING_OPEN_REQUESTS_PER_USER = 20;
 
 /** A connectivity change pushed to dashboards over SSE (GET /v1/events). */
 export const NodeConnectivityEventSchema = z.object({

@@ -51,6 +51,15 @@ export const PUSH_PLATFORM_LABELS: Readonly<Record<PushPlatform, string>> = {
 };
 
 /** Error codes (RainMaker families 113xxx and 114xxx). */
+/** Limits of push notifications. */
+export const PUSH_LIMITS = {
+  /**
+   * Phones one user keeps registered; registering another drops the oldest. Without a bound one
+   * account could register tokens without end, each a row and a send for every event.
+   */
+  endpointsPerUser: 20,
+} as const;
+
 export const PUSH_ERROR_CODES = {
   integrationInvalid: 113013,
   integrationMissing: 113011,

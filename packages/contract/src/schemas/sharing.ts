@@ -25,6 +25,11 @@ export const SHARING_LIMITS = {
   automationActions: 10,
   /** Automation name length (RainMaker 127011). */
   automationNameLength: 256,
+  /**
+   * Node sharing requests one user may have waiting for an answer: without a cap one user could
+   * fill another's request list (and the table) with copies of the same offer.
+   */
+  pendingRequestsSent: 100,
   /** Automations one user may keep (bounds the per-node cache the ingest reads). */
   automationsPerUser: 100,
   /** Automations per page of the list. */
@@ -54,6 +59,7 @@ export const SHARING_ERROR_CODES = {
   automationMissing: 127012,
   automationNothingToUpdate: 127009,
   automationLimit: 127027,
+  pendingRequestLimit: 107040,
 } as const;
 
 /** Server texts (RainMaker's where it has one; the spec quotes none). */
@@ -99,6 +105,7 @@ export const SHARING_MESSAGES = {
   automationNothingToUpdate:
     'Please specify at least one of the valid name, events, actions, event_operator, retrigger or enabled parameter.',
   automationLimit: `You can keep at most ${SHARING_LIMITS.automationsPerUser} automations`,
+  pendingRequestLimit: `You have ${SHARING_LIMITS.pendingRequestsSent} sharing requests waiting for an answer. Withdraw some, or wait for answers, before sending more.`,
   automationNameLength: `Automation name must be 1 to ${SHARING_LIMITS.automationNameLength} characters long`,
   automationEvent:
     'An automation takes one event with one param, e.g. {"params":{"Air Conditioner":{"Power":true}},"check":"=="}',

@@ -29,15 +29,25 @@ export const TEMPLATE_PLACEHOLDERS = [
 ] as const;
 export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number]['name'];
 
-/** `{{ name }}` in a subject or body. */
-export const PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/**
+ * `{{ name }}` in a subject or body; the name is `placeholderName(match[1])`. The braces' content
+ * is one greedy run without braces, trimmed afterwards: the former `\{\{\s*([^{}]*?)\s*\}\}` let
+ * its two `\s*` and the lazy group share every space, so an unclosed `{{` followed by spaces took
+ * cubic time (20,000 characters, the body's cap, held the event loop for hours).
+ */
+export const PLACEHOLDER_PATTERN = /\{\{([^{}]*)\}\}/g;
+
+/** The placeholder name of a PLACEHOLDER_PATTERN match's group (`' link '` → `'link'`). */
+export function placeholderName(inner: string | undefined): string {
+  return (inner ?? '').trim();
+}
 
 /** The placeholder names used in a text that Fleetdeck does not know. */
 export function unknownPlaceholders(text: string): string[] {
   const known = new Set<string>(TEMPLATE_PLACEHOLDERS.map((entry) => entry.name));
   const unknown = new Set<string>();
   for (const match of text.matchAll(PLACEHOLDER_PATTERN)) {
-    const name = match[1] ?? '';
+    const name = placeholderName(match[1]);
     if (!known.has(name)) unknown.add(name);
   }
   return [...unknown];

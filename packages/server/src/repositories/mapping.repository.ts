@@ -8,6 +8,18 @@ export async function insertMappingRequest(db: Db, request: UserNodeMappingsTabl
   await db.insertInto('user_node_mappings').values(request).execute();
 }
 
+/** How many mapping requests the user made since `since` that are still open. */
+export async function countOpenRequestsOf(db: Db, userId: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('user_node_mappings')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', '=', 'requested')
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** A mapping request by id. */
 export async function findMappingRequest(
   db: Db,

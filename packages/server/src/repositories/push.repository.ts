@@ -151,6 +151,32 @@ export async function listUserEndpoints(db: Db, userId: string): Promise<PushEnd
     .execute();
 }
 
+/**
+ * Keeps `keepArn` and the user's `keep - 1` newest other endpoints, removing the older ones; the
+ * ARNs removed.
+ */
+export async function trimUserEndpoints(
+  db: Db,
+  userId: string,
+  keepArn: string,
+  keep: number,
+): Promise<string[]> {
+  const stale = await db
+    .selectFrom('push_endpoints')
+    .select('platform_endpoint_arn')
+    .where('user_id', '=', userId)
+    .where('platform_endpoint_arn', '!=', keepArn)
+    .orderBy('created_at', 'desc')
+    .orderBy('platform_endpoint_arn', 'desc')
+    .limit(10_000)
+    .offset(Math.max(0, keep - 1))
+    .execute();
+  const arns = stale.map((row) => row.platform_endpoint_arn);
+  if (arns.length > 0)
+    await db.deleteFrom('push_endpoints').where('platform_endpoint_arn', 'in', arns).execute();
+  return arns;
+}
+
 /** Removes a user's endpoints by token hash or endpoint ARN; how many went. */
 export async function deleteUserEndpoints(
   db: Db,

@@ -186,6 +186,26 @@ export async function insertSharingRequest(db: Db, row: SharingRequestsTable): P
   await db.insertInto('sharing_requests').values(row).execute();
 }
 
+/**
+ * The pending requests of one kind a user sent, at most `limit` of them (what a new request is
+ * compared with, and counted against the cap).
+ */
+export async function pendingRequestsFrom(
+  db: Db,
+  fromUserId: string,
+  kind: SharingRequestsTable['kind'],
+  limit: number,
+): Promise<Array<Pick<SharingRequestsTable, 'request_id' | 'to_user_id' | 'entity_ids'>>> {
+  return db
+    .selectFrom('sharing_requests')
+    .select(['request_id', 'to_user_id', 'entity_ids'])
+    .where('from_user_id', '=', fromUserId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .limit(limit)
+    .execute();
+}
+
 /** A sharing request by id. */
 export async function findSharingRequest(
   db: Db,

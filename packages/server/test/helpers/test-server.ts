@@ -6,7 +6,7 @@ import type { SmsProvider } from '../../src/services/messaging/messaging.service
 import { parseConfig, type AppConfig } from '../../src/config/env.js';
 import { openDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { syncRolesFromContract } from '../../src/repositories/role.repository.js';
 import { bootstrapFirstSuperAdmin } from '../../src/services/auth/bootstrap-admin.js';
 import type { AuthServiceOptions } from '../../src/services/auth/auth.service.js';
@@ -56,6 +56,8 @@ export async function createTestServer(
     sameDatabaseAs?: TestServer;
     /** With REDIS_URL in `env`: the run's own key prefix, shared by its instances. */
     redisNamespace?: string;
+    /** The app's logger (default: silent, or TEST_LOG_LEVEL). */
+    logger?: Logger;
   } = {},
 ): Promise<TestServer> {
   const shared = options.sameDatabaseAs;
@@ -82,7 +84,7 @@ export async function createTestServer(
     await syncRolesFromContract(database.db);
     await bootstrapFirstSuperAdmin(database.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   }
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const services = await createServices(config, database, logger, options.auth, {
     ...(options.sms ? { sms: options.sms } : {}),
     ...(options.redisNamespace ? { redisNamespace: options.redisNamespace } : {}),

@@ -18,7 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthService } from '../../services/auth/auth.service.js';
 import type { NodeEvents } from '../../services/nodes/node-events.js';
 import type { NodeService } from '../../services/nodes/node.service.js';
-import { authOf, requireAuth } from '../plugins/auth.plugin.js';
+import { accessTokenOf, authOf, requireAuth } from '../plugins/auth.plugin.js';
 import { toNodeInfo } from '../presenters/node.presenter.js';
 
 export interface NodeRoutesOptions {
@@ -28,6 +28,12 @@ export interface NodeRoutesOptions {
 }
 
 const SSE_PING_MS = 25_000;
+/**
+ * How often an open event stream checks that its session still stands. The stream is authorised
+ * once at the start and may stay open for hours: without the check, a sign-out, a password change,
+ * a deleted account or a role without nodes.read went on receiving the fleet's events.
+ */
+export const SSE_SESSION_CHECK_MS = 5_000;
 
 /** Node registry, fleet lists, user nodes, user ↔ node mapping and the live event stream. */
 export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
@@ -213,8 +219,23 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
       const ping = setInterval(() => res.write(': ping\n\n'), SSE_PING_MS);
       const stream = { end: () => res.end() };
       streams.add(stream);
+      // The stream lives as long as its session: it ends when the access token expires (the
+      // dashboard reconnects with a fresh one) and when a check finds the session gone.
+      const token = accessTokenOf(request) ?? '';
+      const expiresInMs = authOf(request).expiresAt * 1000 - Date.now();
+      const expiry = setTimeout(stream.end, Math.min(Math.max(0, expiresInMs), 2 ** 31 - 1));
+      const sessionCheck = setInterval(() => {
+        auth.authenticate(token).then(
+          (context) => {
+            if (!context?.user.permissions.includes('nodes.read')) stream.end();
+          },
+          () => stream.end(),
+        );
+      }, SSE_SESSION_CHECK_MS);
       request.raw.on('close', () => {
         clearInterval(ping);
+        clearInterval(sessionCheck);
+        clearTimeout(expiry);
         unsubscribe();
         streams.delete(stream);
       });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   ERROR_CODES,
+  MAPPING_OPEN_REQUESTS_PER_USER,
   MAPPING_REQUEST_STATUSES,
   MAPPING_REQUEST_TIMEOUT_SECONDS,
+  SERVER_MESSAGES,
   type AdminNodesQuery,
   type NodeRegistration,
 } from '@fleetdeck/contract';
@@ -31,6 +33,7 @@ import {
   type NodeListRow,
 } from '../../repositories/node.repository.js';
 import {
+  countOpenRequestsOf,
   findMappingRequest,
   insertMappingRequest,
   markTimedOutMappings,
@@ -315,6 +318,10 @@ export class NodeService {
       this.events?.emitActivity({ kind: 'user_node_removed', node_id: nodeId, user_id: userId });
       return requestId;
     }
+    // Each request is a stored row: the open ones per user are capped.
+    const open = await countOpenRequestsOf(this.db, userId, now - MAPPING_REQUEST_TIMEOUT_SECONDS);
+    if (open >= MAPPING_OPEN_REQUESTS_PER_USER)
+      throw new AppError(429, ERROR_CODES.tooManyRequests, SERVER_MESSAGES.tooManyRequests);
     await insertMappingRequest(this.db, {
       request_id: requestId,
       node_id: nodeId,

@@ -4,6 +4,7 @@ import {
   PUSH_ERROR_CODES,
   PUSH_EVENT_PREFIX,
   PUSH_EVENTS,
+  PUSH_LIMITS,
   PUSH_MESSAGES,
   PUSH_PLATFORMS,
   systemEntityId,
@@ -38,6 +39,7 @@ import {
   listIntegrations,
   listPlatforms,
   listUserEndpoints,
+  trimUserEndpoints,
   updateEventFilter,
   updateIntegration,
 } from '../../repositories/push.repository.js';
@@ -318,6 +320,8 @@ export class PushService {
         token_hash: tokenHash,
         created_at: this.now(),
       });
+      // The oldest phones go past the cap (a reinstalled app leaves its old token behind).
+      await trimUserEndpoints(trx, userId, arn, PUSH_LIMITS.endpointsPerUser);
       return arn;
     });
   }

@@ -1,5 +1,6 @@
 import {
   ALL_NODES_GROUP_ID,
+  SHARING_LIMITS,
   SHARING_ERROR_CODES,
   SHARING_MESSAGES,
   type GroupSharingBody,
@@ -27,6 +28,7 @@ import {
   heldNodes,
   insertSharingRequest,
   listSharingRequests,
+  pendingRequestsFrom,
   nodeHolders,
   primaryNodesOf,
   secondaryNodesOf,
@@ -107,6 +109,29 @@ export class SharingService {
     // RainMaker: when the user holds every node already there is nothing to accept.
     if (already.length === body.nodes.length)
       return success(SHARING_MESSAGES.alreadyShared, timeOrderedId(this.clock()));
+    // The same offer again is the same request; and the offers waiting for an answer are capped,
+    // so no user can fill another's request list (or the table) with copies.
+    const pending = await pendingRequestsFrom(
+      this.db,
+      userId,
+      'node',
+      SHARING_LIMITS.pendingRequestsSent,
+    );
+    const wanted = new Set(body.nodes);
+    const same = pending.find((request) => {
+      const nodes = new Set(JSON.parse(request.entity_ids) as string[]);
+      return (
+        request.to_user_id === recipientId &&
+        nodes.size === wanted.size &&
+        [...nodes].every((node) => wanted.has(node))
+      );
+    });
+    if (same) return success(SHARING_MESSAGES.requestCreated, same.request_id);
+    if (pending.length >= SHARING_LIMITS.pendingRequestsSent)
+      throw badRequest(
+        SHARING_MESSAGES.pendingRequestLimit,
+        SHARING_ERROR_CODES.pendingRequestLimit,
+      );
     const requestId = timeOrderedId(this.clock());
     const now = this.now();
     await insertSharingRequest(this.db, {

@@ -2,6 +2,7 @@ import {
   ERROR_CODES,
   INVITE_MESSAGE_TEMPLATE_TYPE,
   PLACEHOLDER_PATTERN,
+  placeholderName,
   SERVER_MESSAGES,
   TEMPLATE_TYPES,
   type MessageTemplate,
@@ -95,17 +96,17 @@ export function renderTemplate(
   const valueOf = (name: string): string =>
     name in values ? values[name as TemplatePlaceholder] : '';
   const subject = template.message_subject
-    .replace(PLACEHOLDER_PATTERN, (_whole, name: string) => valueOf(name))
+    .replace(PLACEHOLDER_PATTERN, (_whole, inner: string) => valueOf(placeholderName(inner)))
     .replace(/[\r\n]+/g, ' ')
     .trim();
-  const text = template.message_text.replace(PLACEHOLDER_PATTERN, (_whole, name: string) =>
-    valueOf(name),
+  const text = template.message_text.replace(PLACEHOLDER_PATTERN, (_whole, inner: string) =>
+    valueOf(placeholderName(inner)),
   );
   let html = '';
   let last = 0;
   for (const match of template.message_text.matchAll(PLACEHOLDER_PATTERN)) {
     html += escapeHtml(template.message_text.slice(last, match.index));
-    const name = match[1] ?? '';
+    const name = placeholderName(match[1]);
     const value = escapeHtml(valueOf(name));
     html += name === 'link' && value ? `<a href="${value}">${value}</a>` : value;
     last = match.index + match[0].length;
