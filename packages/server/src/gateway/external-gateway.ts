@@ -80,6 +80,8 @@ interface ConfirmationWindow {
 export interface ExternalGateway extends NodeGateway {
   /** Connected, with every subscription granted. */
   readonly ready: boolean;
+  /** Subscribed to the basic-ingest topics (it holds the leadership, or needs none; ADR 39). */
+  readonly basicIngest: boolean;
 }
 
 /** Node → cloud suffixes the port ingests (connectivity is handled on its own). */
@@ -187,6 +189,7 @@ export async function startExternalGateway(
   const acks = holdAcksUntilDurable(client, port, log);
 
   let ready = false;
+  let basicIngestOn = false;
   let started = false;
   let window: ConfirmationWindow | undefined;
   const retainedQuietMs = options.retainedQuietMs ?? 1000;
@@ -266,6 +269,7 @@ export async function startExternalGateway(
       return;
     }
     ready = true;
+    basicIngestOn = filters.length === allFilters.length;
     if (window) window.subscribedAt = window.lastRetainedAt = Date.now();
     log.info({ url: redactUrl(mqttUrl) }, 'mqtt gateway subscribed');
     if (!started) {
@@ -283,6 +287,7 @@ export async function startExternalGateway(
     if (!client.connected) return; // the next 'connect' subscribes what the leadership says then
     try {
       if (!held) {
+        basicIngestOn = false;
         await client.unsubscribeAsync(basicIngest);
         log.info('basic-ingest topics left to the instance that leads now');
         return;
@@ -297,7 +302,10 @@ export async function startExternalGateway(
       const refused = basicIngest.filter((_filter, index) => (codes[index] ?? 0x80) >= 0x80);
       if (refused.length)
         log.error({ refused }, 'mqtt broker refused subscriptions (check the ACL for Fleetdeck)');
-      else log.info('leading: basic-ingest topics subscribed');
+      else {
+        basicIngestOn = leadership?.held ?? true;
+        log.info('leading: basic-ingest topics subscribed');
+      }
     } catch (error) {
       // The connection dropped: the next 'connect' subscribes what the leadership says then.
       log.warn({ err: error, held }, 'basic-ingest (un)subscribe failed');
@@ -307,6 +315,7 @@ export async function startExternalGateway(
   client.on('close', () => {
     if (ready) log.warn('mqtt gateway disconnected; reconnecting');
     ready = false;
+    basicIngestOn = false;
     // What was heard so far proves nothing about the next subscription's view.
     closeWindow();
   });
@@ -389,6 +398,9 @@ export async function startExternalGateway(
   return {
     get ready() {
       return ready;
+    },
+    get basicIngest() {
+      return basicIngestOn;
     },
     publishToNode: async (nodeId, suffix, payload) => {
       const message = outboundMessage(nodeId, suffix, payload);
