@@ -269,7 +269,8 @@ export async function startExternalGateway(
       return;
     }
     ready = true;
-    basicIngestOn = filters.length === allFilters.length;
+    // The leadership may have moved while the SUBACK was on its way (followLeadership acts on it).
+    basicIngestOn = filters === allFilters && (leadership?.held ?? true);
     if (window) window.subscribedAt = window.lastRetainedAt = Date.now();
     log.info({ url: redactUrl(mqttUrl) }, 'mqtt gateway subscribed');
     if (!started) {
