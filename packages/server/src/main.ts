@@ -7,6 +7,7 @@ import { ConfigError, parseConfig, scaleOutGaps, type AppConfig } from './config
 import { buildApp, createServices } from './app.js';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { BASIC_INGEST_LOCK, contendForLeadership } from './db/leadership.js';
 import { migrateToLatest } from './db/migrator.js';
 import { MAINTENANCE_OFF_WARNING, postgresMaintenanceGaps } from './db/postgres-maintenance.js';
 import type { Services } from './app.js';
@@ -212,6 +213,10 @@ async function main(): Promise<void> {
     try {
       broker = await startExternalGateway(config.mqttUrl, services.ingest, logger, {
         sessionExpirySeconds: config.mqttSessionExpirySeconds,
+        // One instance takes the `$aws/rules/…` topics, which cannot be shared (ADR 39).
+        leadership: contendForLeadership(config.databaseUrl, BASIC_INGEST_LOCK, logger, {
+          name: 'basic-ingest',
+        }),
       });
       running.broker = broker;
     } catch (error) {

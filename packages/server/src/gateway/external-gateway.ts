@@ -13,6 +13,7 @@ import {
   type MqttClient,
   type Packet,
 } from 'mqtt';
+import type { Leadership } from '../db/leadership.js';
 import type { Logger } from '../logger.js';
 import type { NodeGatewayPort } from '../services/nodes/node-gateway.port.js';
 import { NODE_PACKET_LIMIT, NODE_PAYLOAD_LIMIT, isNodeId } from './node-acl.js';
@@ -54,6 +55,13 @@ export interface ExternalGatewayOptions {
    */
   retainedQuietMs?: number;
   sweepAfterMs?: number;
+  /**
+   * Whether this instance is the one that takes the basic-ingest topics (`$aws/rules/…`, which
+   * every subscriber would receive; ADR 39): they are subscribed while it is held and
+   * unsubscribed when it is lost. The gateway releases it when it closes. Without one (a single
+   * instance) they are always subscribed.
+   */
+  leadership?: Leadership;
 }
 
 /**
@@ -72,6 +80,8 @@ interface ConfirmationWindow {
 export interface ExternalGateway extends NodeGateway {
   /** Connected, with every subscription granted. */
   readonly ready: boolean;
+  /** Subscribed to the basic-ingest topics (it holds the leadership, or needs none; ADR 39). */
+  readonly basicIngest: boolean;
 }
 
 /** Node → cloud suffixes the port ingests (connectivity is handled on its own). */
@@ -90,9 +100,11 @@ const INGESTED_SUFFIXES = [
  * The filters Fleetdeck subscribes to. Plain node topics go through a shared subscription, so
  * several Fleetdeck instances split the load. Two kinds cannot: Mosquitto 2.0 delivers no topic
  * that starts with `$` through a shared subscription, so the basic-ingest forms are plain
- * subscriptions; and MQTT 5 brokers need not send retained messages to shared subscriptions, so
- * `connection` (whose retained birth and will are the connectivity state) is plain too — every
- * instance sees it, which is harmless because the port orders connectivity by session.
+ * subscriptions, which only the instance holding the basic-ingest leadership makes (ADR 39); and
+ * MQTT 5 brokers need not send retained messages to shared subscriptions, so `connection` (whose
+ * retained birth and will are the connectivity state) is plain too — every instance sees it,
+ * which is harmless because the port orders connectivity by session and, on PostgreSQL, applies
+ * a change under the node's row lock, so only the first instance to write it counts and tells it.
  *
  * With `shared` false (a single instance that keeps its session), every filter is plain: Mosquitto
  * (2.0) restores a kept session's plain subscriptions when it restarts with persistence, but not
@@ -103,8 +115,15 @@ export function externalGatewayFilters(sharedGroup: string, shared = true): stri
   const nodeTopics = INGESTED_SUFFIXES.map((suffix) =>
     shared ? `$share/${sharedGroup}/${nodeTopic('+', suffix)}` : nodeTopic('+', suffix),
   );
-  const basicIngest = INGESTED_SUFFIXES.flatMap((suffix) => basicIngestTopic('+', suffix) ?? []);
-  return [...nodeTopics, ...basicIngest, nodeTopic('+', 'connection')];
+  return [...nodeTopics, ...basicIngestFilters(), nodeTopic('+', 'connection')];
+}
+
+/**
+ * The basic-ingest forms of the ingested topics (`$aws/rules/<rule>/node/+/<suffix>`): plain
+ * subscriptions, so with several instances only the leader subscribes to them (ADR 39).
+ */
+export function basicIngestFilters(): string[] {
+  return INGESTED_SUFFIXES.flatMap((suffix) => basicIngestTopic('+', suffix) ?? []);
 }
 
 /** MQTT 5 reason codes of a CONNACK that retrying will not fix (bad credentials, banned…). */
@@ -140,7 +159,16 @@ export async function startExternalGateway(
   if (requestedExpiry > 0 && !stableId)
     log.warn('MQTT session expiry ignored: Fleetdeck signs in without a user name or client id');
   // A kept session means one instance (see sessionExpirySeconds): it needs no shared group.
-  const filters = externalGatewayFilters(options.sharedGroup ?? 'fleetdeck', sessionExpiry === 0);
+  const leadership = options.leadership;
+  const basicIngest = basicIngestFilters();
+  const allFilters = externalGatewayFilters(
+    options.sharedGroup ?? 'fleetdeck',
+    sessionExpiry === 0,
+  );
+  /** Without the leadership, every filter but the basic-ingest ones. */
+  const ownFilters = allFilters.filter((filter) => !basicIngest.includes(filter));
+  /** What a new connection subscribes to. */
+  const filtersNow = () => (!leadership || leadership.held ? allFilters : ownFilters);
   const client: MqttClient = connect(mqttUrl, {
     protocolVersion: 5,
     clean: sessionExpiry === 0,
@@ -161,6 +189,7 @@ export async function startExternalGateway(
   const acks = holdAcksUntilDurable(client, port, log);
 
   let ready = false;
+  let basicIngestOn = false;
   let started = false;
   let window: ConfirmationWindow | undefined;
   const retainedQuietMs = options.retainedQuietMs ?? 1000;
@@ -214,6 +243,10 @@ export async function startExternalGateway(
 
   const subscribe = async () => {
     openWindow();
+    const filters = filtersNow();
+    // A kept session may still hold the basic-ingest subscriptions of a time this instance led.
+    if (leadership && !leadership.held && sessionExpiry > 0)
+      await client.unsubscribeAsync(basicIngest).catch(() => undefined);
     let codes: number[];
     try {
       codes = (await client.subscribeAsync(filters, { qos: 1 })).map((grant) => grant.qos);
@@ -236,6 +269,8 @@ export async function startExternalGateway(
       return;
     }
     ready = true;
+    // The leadership may have moved while the SUBACK was on its way (followLeadership acts on it).
+    basicIngestOn = filters === allFilters && (leadership?.held ?? true);
     if (window) window.subscribedAt = window.lastRetainedAt = Date.now();
     log.info({ url: redactUrl(mqttUrl) }, 'mqtt gateway subscribed');
     if (!started) {
@@ -248,9 +283,40 @@ export async function startExternalGateway(
     acks.connected();
     void subscribe();
   });
+  /** Takes or drops the basic-ingest topics on the current connection as the leadership moves. */
+  const followLeadership = async (held: boolean) => {
+    if (!client.connected) return; // the next 'connect' subscribes what the leadership says then
+    try {
+      if (!held) {
+        basicIngestOn = false;
+        await client.unsubscribeAsync(basicIngest);
+        log.info('basic-ingest topics left to the instance that leads now');
+        return;
+      }
+      let codes: number[];
+      try {
+        codes = (await client.subscribeAsync(basicIngest, { qos: 1 })).map((grant) => grant.qos);
+      } catch (error) {
+        if (!(error instanceof ErrorWithSubackPacket)) throw error;
+        codes = error.packet.granted.map((code) => (typeof code === 'number' ? code : 0x80));
+      }
+      const refused = basicIngest.filter((_filter, index) => (codes[index] ?? 0x80) >= 0x80);
+      if (refused.length)
+        log.error({ refused }, 'mqtt broker refused subscriptions (check the ACL for Fleetdeck)');
+      else {
+        basicIngestOn = leadership?.held ?? true;
+        log.info('leading: basic-ingest topics subscribed');
+      }
+    } catch (error) {
+      // The connection dropped: the next 'connect' subscribes what the leadership says then.
+      log.warn({ err: error, held }, 'basic-ingest (un)subscribe failed');
+    }
+  };
+  const stopFollowing = leadership?.watch((held) => void followLeadership(held));
   client.on('close', () => {
     if (ready) log.warn('mqtt gateway disconnected; reconnecting');
     ready = false;
+    basicIngestOn = false;
     // What was heard so far proves nothing about the next subscription's view.
     closeWindow();
   });
@@ -321,7 +387,9 @@ export async function startExternalGateway(
   try {
     await startup;
   } catch (error) {
+    stopFollowing?.();
     await client.endAsync(true);
+    await leadership?.release();
     throw error;
   } finally {
     clearTimeout(timeout);
@@ -332,12 +400,16 @@ export async function startExternalGateway(
     get ready() {
       return ready;
     },
+    get basicIngest() {
+      return basicIngestOn;
+    },
     publishToNode: async (nodeId, suffix, payload) => {
       const message = outboundMessage(nodeId, suffix, payload);
       await client.publishAsync(message.topic, message.payload, { qos: 1 });
     },
     close: () => {
       closeWindow();
+      stopFollowing?.();
       // What the port holds is committed and acknowledged before the connection ends, so the
       // broker does not hand it out again after a restart; not waited for beyond a few seconds
       // (an answer to a node that cannot be published while the broker is away).
@@ -346,6 +418,7 @@ export async function startExternalGateway(
         delay(CLOSE_ACK_WAIT_MS, undefined, { ref: false }),
       ])
         .then(() => client.endAsync(false))
+        .then(() => leadership?.release())
         .then(() => {
           ready = false;
         });
