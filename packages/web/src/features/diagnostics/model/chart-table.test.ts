@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { metricTableData, timelineTableData } from './chart-table';
 
+/** 14 Nov 2023, 00:00 UTC. */
+const DAY = 1_699_920_000;
+
 describe('timelineTableData', () => {
   it('has a row per bar labelled by its day or hour, and a count per log type', () => {
     const bars = [
-      { timestamp: 0, counts: { crash: 1, reboot: 0, error: 2, warning: 0, event: 7 } },
-      { timestamp: 86_400, counts: { crash: 0, reboot: 1, error: 0, warning: 3, event: 0 } },
+      { timestamp: DAY, counts: { crash: 1, reboot: 0, error: 2, warning: 0, event: 7 } },
+      { timestamp: DAY + 86_400, counts: { crash: 0, reboot: 1, error: 0, warning: 3, event: 0 } },
     ];
     const days = timelineTableData(bars, { hourly: false, tzOffset: 0, rowHeader: 'Date' });
     expect(days.columns).toEqual(['Crash', 'Reboot', 'Error', 'Warning', 'Event']);
     expect(days.rows.map((row) => [row.label, ...row.values])).toEqual([
-      ['01 Jan', '1', '0', '2', '0', '7'],
-      ['02 Jan', '0', '1', '0', '3', '0'],
+      ['14 Nov', '1', '0', '2', '0', '7'],
+      ['15 Nov', '0', '1', '0', '3', '0'],
     ]);
     const hours = timelineTableData(bars.slice(0, 1), {
       hourly: true,
