@@ -67,6 +67,8 @@ export function AccountMenu({ user }: { user: MenuUser }) {
             component={Link}
             to={USER_INFO_PATH}
             leftSection={<IconUserCircle size={16} aria-hidden="true" />}
+            // A label that may shrink, so a long e-mail ends in an ellipsis inside the menu.
+            styles={{ itemLabel: { minWidth: 0 } }}
           >
             <Box>
               <Text size="xs" c="dimmed">
