@@ -10,4 +10,13 @@ export const APP_LABELS = {
   skipToMain: 'Skip to main content',
   /** The header's account button; names who is signed in, as the button shows it. */
   accountButton: 'Account settings – {email}',
+  /** The button under a chart that shows its values as a table, and hides them again. */
+  showTable: 'Show table',
+  hideTable: 'Hide table',
+  /** Read after the button's words (hidden visually), so each chart's button has its own name. */
+  ofChart: 'of {chart}',
+  /** The name of a chart's table, and of the box it scrolls in. */
+  chartTable: 'Table of {chart}',
+  /** A cell of a chart's table with no value (a line without a point at that time). */
+  noValue: '—',
 } as const;

@@ -25,7 +25,19 @@ export function AccountMenu({ user }: { user: MenuUser }) {
 
   return (
     <>
-      <Menu position="bottom-end" width={260} shadow="md" withinPortal>
+      {/*
+        Inside the header, not in a portal at the end of <body>: there it would be content outside
+        every landmark (axe: region). Without Mantine's initial-focus placeholder, a focusable
+        role="presentation" <div> that a menu may not contain (axe: aria-required-children), the
+        menu opens on its first item, as the WAI-ARIA menu button pattern has it.
+      */}
+      <Menu
+        position="bottom-end"
+        width={260}
+        shadow="md"
+        withinPortal={false}
+        withInitialFocusPlaceholder={false}
+      >
         <Menu.Target>
           <UnstyledButton
             aria-label={formatMessage(APP_LABELS.accountButton, { email: user.user_name })}
@@ -55,6 +67,8 @@ export function AccountMenu({ user }: { user: MenuUser }) {
             component={Link}
             to={USER_INFO_PATH}
             leftSection={<IconUserCircle size={16} aria-hidden="true" />}
+            // A label that may shrink, so a long e-mail ends in an ellipsis inside the menu.
+            styles={{ itemLabel: { minWidth: 0 } }}
           >
             <Box>
               <Text size="xs" c="dimmed">

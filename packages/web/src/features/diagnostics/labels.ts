@@ -95,4 +95,7 @@ export const DIAGNOSTICS_LABELS = {
   alarmHint: 'Metrics of the most recently active devices over the last hour.',
   alarmNoNodes: 'No device has reported metrics yet.',
   openReport: 'Open report',
+  /** The first column of the timeline's table: an hour of a Day, a day of a Week or Month. */
+  tableHour: 'Hour',
+  tableDay: 'Date',
 } as const;

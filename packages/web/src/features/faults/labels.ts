@@ -28,6 +28,9 @@ export const FAULT_LABELS = {
   deviceType: 'Device type',
   columnDevicesNow: 'Devices now',
   columnHistory: 'History',
+  /** Names of the boxes the tables scroll in on a narrow screen. */
+  devicesTable: 'Devices with this fault',
+  historyTableOf: 'Fault changes of {node}',
   historyLink: 'Fault history of {node}',
   searchFault: 'Search by display code or device id',
   searchFaultPlaceholder: 'e.g. E5 or a device id',

@@ -57,4 +57,9 @@ export const STATS_LABELS = {
   faultsDevice: '1 device',
   chartFailed: 'The chart could not be loaded.',
   total: 'Total',
+  /** The first column of a time chart's table. */
+  tablePeriod: 'Period',
+  /** The columns of a fault-code chart's table. */
+  tableFaultCode: 'Fault code',
+  tableDevices: 'Devices',
 } as const;

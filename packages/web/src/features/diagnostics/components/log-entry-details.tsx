@@ -4,6 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { DIAGNOSTICS_LABELS } from '../labels';
 import { dataPairs, sortedRegisters } from '../model/log-data';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -36,7 +37,7 @@ function BacktraceTable({ data }: { data: CrashData }) {
           <Text size="sm">{DIAGNOSTICS_LABELS.backtraceCorrupted}</Text>
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={560}>
+      <TableScrollRegion label={DIAGNOSTICS_LABELS.backtrace} minWidth={560}>
         <Table
           striped
           withTableBorder
@@ -66,7 +67,7 @@ function BacktraceTable({ data }: { data: CrashData }) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScrollRegion>
     </Stack>
   );
 }

@@ -34,6 +34,7 @@ import {
   prevPage,
 } from '../model/page-tokens';
 import { LogEntryDetails } from './log-entry-details';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 const TYPE_COLORS = {
   crash: 'red',
@@ -164,7 +165,7 @@ export function LogListCard({ window, tzOffset }: { window: LogWindowRequest; tz
     );
   else
     body = (
-      <Table.ScrollContainer minWidth={560}>
+      <TableScrollRegion label={DIAGNOSTICS_LABELS.logs} minWidth={560}>
         <Table
           verticalSpacing={6}
           highlightOnHover
@@ -193,7 +194,7 @@ export function LogListCard({ window, tzOffset }: { window: LogWindowRequest; tz
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScrollRegion>
     );
 
   return (

@@ -1,10 +1,12 @@
 import { Box, Center, Skeleton, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
+import { ChartWithTable } from '../../../components/chart-table';
 import { FetchingBar } from '../../../components/fetching-bar';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { useMetricList } from '../api/metric-list.query';
 import { DIAGNOSTICS_LABELS } from '../labels';
 import { metricLinesHavePoints, metricLinesOption, type MetricLine } from '../model/chart-options';
+import { metricTableData } from '../model/chart-table';
 import { graphWindow, metricListLimit } from '../model/graph-range';
 import { LazyDiagnosticsChart } from './charts/lazy-diagnostics-chart';
 
@@ -56,6 +58,10 @@ export function MetricChart({
     () => metricLinesOption(lines, { start: span.start, end: span.end, tzOffset }),
     [lines, span.start, span.end, tzOffset],
   );
+  const table = useMemo(
+    () => metricTableData(lines, { tzOffset, rowHeader: DIAGNOSTICS_LABELS.columnTime }),
+    [lines, tzOffset],
+  );
 
   let body;
   if (metricIds.length === 0)
@@ -86,12 +92,14 @@ export function MetricChart({
   else
     body = (
       <Box style={{ opacity: query.isPlaceholderData ? 0.55 : 1, transition: 'opacity 150ms' }}>
-        <LazyDiagnosticsChart
-          option={option}
-          height={height}
-          testId="graph-chart"
-          label={`${label}: ${lines.map((l) => l.name).join(', ')}`}
-        />
+        <ChartWithTable name={label} table={table}>
+          <LazyDiagnosticsChart
+            option={option}
+            height={height}
+            testId="graph-chart"
+            label={`${label}: ${lines.map((l) => l.name).join(', ')}`}
+          />
+        </ChartWithTable>
       </Box>
     );
 

@@ -13,9 +13,11 @@ import {
   Title,
 } from '@mantine/core';
 import { useMemo, type ReactNode } from 'react';
+import { ChartWithTable } from '../../../components/chart-table';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { DIAGNOSTICS_LABELS } from '../labels';
 import { timelineHasEntries, timelineOption } from '../model/chart-options';
+import { timelineTableData } from '../model/chart-table';
 import { formatDayHeading, formatDayLabel, formatZone } from '../model/diag-dates';
 import {
   isDiagnosticsInterval,
@@ -66,6 +68,15 @@ export function TimelineCard({
     () => timelineOption(bars, { hourly, tzOffset }),
     [bars, hourly, tzOffset],
   );
+  const table = useMemo(
+    () =>
+      timelineTableData(bars, {
+        hourly,
+        tzOffset,
+        rowHeader: hourly ? DIAGNOSTICS_LABELS.tableHour : DIAGNOSTICS_LABELS.tableDay,
+      }),
+    [bars, hourly, tzOffset],
+  );
 
   let body;
   if (error)
@@ -84,20 +95,22 @@ export function TimelineCard({
   else
     body = (
       <Box style={{ opacity: stale ? 0.55 : 1, transition: 'opacity 150ms' }}>
-        <LazyDiagnosticsChart
-          option={option}
-          height={HEIGHT}
-          testId="timeline-chart"
-          label={`${DIAGNOSTICS_LABELS.timeline}: ${INTERVAL_LABELS[choice.interval]}`}
-          onCategoryClick={
-            hourly
-              ? undefined
-              : (index) => {
-                  const bar = bars[index];
-                  if (bar) onBarClick(bar.timestamp);
-                }
-          }
-        />
+        <ChartWithTable name={DIAGNOSTICS_LABELS.timeline} table={table}>
+          <LazyDiagnosticsChart
+            option={option}
+            height={HEIGHT}
+            testId="timeline-chart"
+            label={`${DIAGNOSTICS_LABELS.timeline}: ${INTERVAL_LABELS[choice.interval]}`}
+            onCategoryClick={
+              hourly
+                ? undefined
+                : (index) => {
+                    const bar = bars[index];
+                    if (bar) onBarClick(bar.timestamp);
+                  }
+            }
+          />
+        </ChartWithTable>
       </Box>
     );
 

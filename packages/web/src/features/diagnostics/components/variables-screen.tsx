@@ -23,6 +23,7 @@ import { formatLogTime, formatZone } from '../model/diag-dates';
 import { browserTzOffsetSeconds } from '../model/interval';
 import { variableRows } from '../model/param-tree';
 import { NoDiagnostics } from './no-diagnostics';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 const INDENT = 20;
 
@@ -63,7 +64,7 @@ export function VariablesScreen({ nodeId }: { nodeId: string }) {
     );
   else
     body = (
-      <Table.ScrollContainer minWidth={520}>
+      <TableScrollRegion label={DIAGNOSTICS_LABELS.tabVariables} minWidth={520}>
         <Table verticalSpacing={6} data-testid="variables" highlightOnHover>
           <Table.Thead>
             <Table.Tr>
@@ -113,7 +114,7 @@ export function VariablesScreen({ nodeId }: { nodeId: string }) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScrollRegion>
     );
 
   return (

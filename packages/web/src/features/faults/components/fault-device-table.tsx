@@ -7,6 +7,7 @@ import { diagnosticsReportPath } from '../../../lib/paths';
 import { FAULT_LABELS } from '../labels';
 import { formatFaultDate } from '../model/fault-dates';
 import { faultHistoryPath } from '../model/fault-paths';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 const COLUMNS = [
   FAULT_LABELS.columnNodeId,
@@ -35,7 +36,7 @@ export function FaultDeviceTable({
   stale: boolean;
 }) {
   return (
-    <Table.ScrollContainer minWidth={600} type="native">
+    <TableScrollRegion label={FAULT_LABELS.devicesTable} minWidth={600}>
       <Table
         highlightOnHover
         verticalSpacing="xs"
@@ -133,6 +134,6 @@ export function FaultDeviceTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScrollRegion>
   );
 }

@@ -7,6 +7,7 @@ import { FAULT_LABELS } from '../labels';
 import { formatFaultDate } from '../model/fault-dates';
 import { faultDevicesPath } from '../model/fault-paths';
 import { faultTypeOfNode } from '../model/fault-types';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 /** Changes shown before 'Show all'. */
 const FIRST_CHANGES = 5;
@@ -82,7 +83,10 @@ export function FaultHistoryNodeCard({
         ) : (
           <>
             <Box visibleFrom="sm">
-              <Table.ScrollContainer minWidth={560} type="native">
+              <TableScrollRegion
+                label={formatMessage(FAULT_LABELS.historyTableOf, { node: node.node_id })}
+                minWidth={560}
+              >
                 <Table
                   verticalSpacing={4}
                   horizontalSpacing="sm"
@@ -127,7 +131,7 @@ export function FaultHistoryNodeCard({
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </TableScrollRegion>
             </Box>
             {/* On a phone each change is one line of text instead of a table to scroll. */}
             <Stack gap={6} hiddenFrom="sm" component="ol" m={0} p={0} style={{ listStyle: 'none' }}>

@@ -31,6 +31,7 @@ import {
 } from '../model/fault-types';
 import { FaultTypeSelect } from './fault-type-select';
 import { RefreshButton } from '../../../components/refresh-button';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 const COLUMN_COUNT = 4;
 
@@ -93,7 +94,7 @@ export function FaultListScreen() {
               onRetry={() => void catalogue.refetch()}
             />
           ) : (
-            <Table.ScrollContainer minWidth={480} type="native">
+            <TableScrollRegion label={FAULT_LABELS.faultListHeading} minWidth={480}>
               <Table
                 highlightOnHover
                 verticalSpacing="xs"
@@ -181,7 +182,7 @@ export function FaultListScreen() {
                   })}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </TableScrollRegion>
           )}
           <Divider />
           <Box p="md">

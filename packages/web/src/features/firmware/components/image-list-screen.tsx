@@ -217,6 +217,7 @@ export function ImageListScreen({ mode, archived }: { mode: ImageMode; archived:
             />
           ) : (
             <ImageTable
+              label={archived ? config.archivedHeading : config.heading}
               config={config}
               images={query.data?.ota_images}
               skeletonRows={pageSize}

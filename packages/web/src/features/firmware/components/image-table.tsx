@@ -31,6 +31,7 @@ const COLUMNS = [
  * on a phone, its actions below.
  */
 export function ImageTable({
+  label,
   config,
   images,
   skeletonRows,
@@ -38,6 +39,8 @@ export function ImageTable({
   actions,
   emptyMessage,
 }: {
+  /** The list's name (the screen's heading). */
+  label: string;
   config: ImageModeConfig;
   images: readonly OtaImage[] | undefined;
   skeletonRows: number;
@@ -47,7 +50,7 @@ export function ImageTable({
 }) {
   const columns = actions.length > 0 ? [...COLUMNS, FIRMWARE_LABELS.columnActions] : COLUMNS;
   return (
-    <StackedTableContainer minWidth={760}>
+    <StackedTableContainer label={label} minWidth={760}>
       <Table
         verticalSpacing="sm"
         highlightOnHover

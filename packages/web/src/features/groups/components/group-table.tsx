@@ -21,7 +21,7 @@ export function GroupTable({
   stale: boolean;
 }) {
   return (
-    <StackedTableContainer minWidth={600}>
+    <StackedTableContainer label={GROUP_LABELS.heading} minWidth={600}>
       <Table
         verticalSpacing="sm"
         highlightOnHover

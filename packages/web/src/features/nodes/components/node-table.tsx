@@ -7,6 +7,7 @@ import { NODE_LABELS } from '../labels';
 import { locationOf, serialOf } from '../model/node-tags';
 import classes from './node-table.module.css';
 import { StatusDot } from './status-dot';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 const COLUMNS = [
   NODE_LABELS.columnNodeId,
@@ -171,7 +172,7 @@ export function NodeTable({
   const allSelected = loaded.length > 0 && selectedOnPage === loaded.length;
 
   return (
-    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH} type="native">
+    <TableScrollRegion label={NODE_LABELS.devicesHeading} minWidth={TABLE_MIN_WIDTH}>
       <Table
         verticalSpacing="xs"
         horizontalSpacing="md"
@@ -234,6 +235,6 @@ export function NodeTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScrollRegion>
   );
 }

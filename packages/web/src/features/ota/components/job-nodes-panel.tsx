@@ -58,7 +58,7 @@ export function JobNodesPanel({ otaJobId, mode }: { otaJobId: string; mode: JobM
             onRetry={() => void query.refetch()}
           />
         ) : (
-          <StackedTableContainer minWidth={640}>
+          <StackedTableContainer label={OTA_LABELS.nodesHeading} minWidth={640}>
             <Table
               verticalSpacing="sm"
               highlightOnHover

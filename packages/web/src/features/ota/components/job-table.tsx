@@ -71,7 +71,7 @@ export function JobTable({
     formatListDate(seconds, { utc: mode.utc }) ?? OTA_LABELS.none;
 
   return (
-    <StackedTableContainer minWidth={760}>
+    <StackedTableContainer label={archived ? mode.archivedHeading : mode.heading} minWidth={760}>
       <Table
         verticalSpacing="sm"
         highlightOnHover

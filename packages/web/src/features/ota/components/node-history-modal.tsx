@@ -6,6 +6,7 @@ import { OTA_LABELS } from '../labels';
 import { formatListDate } from '../model/job-dates';
 import type { JobModeConfig } from '../model/job-mode';
 import { ExecutionStatusBadge } from './job-status-badge';
+import { TableScrollRegion } from '../../../components/table-scroll-region';
 
 /**
  * One node's status history in a job (fleet-management §2 Job details), in the server's order:
@@ -40,7 +41,10 @@ export function NodeHistoryModal({
           onRetry={() => void query.refetch()}
         />
       ) : (
-        <Table.ScrollContainer minWidth={520}>
+        <TableScrollRegion
+          label={formatMessage(OTA_LABELS.historyTitle, { node: nodeId ?? '' })}
+          minWidth={520}
+        >
           <Table verticalSpacing="xs" data-testid="node-history" aria-busy={query.isPending}>
             <Table.Thead>
               <Table.Tr>
@@ -86,7 +90,7 @@ export function NodeHistoryModal({
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScrollRegion>
       )}
     </Modal>
   );

@@ -1,8 +1,10 @@
 import { Box, Center, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { ChartWithTable } from '../../../components/chart-table';
 import { QueryErrorAlert } from '../../../components/query-error-alert';
 import { STATS_LABELS } from '../labels';
 import { hasValues, type ChartData } from '../model/chart-options';
+import { chartTableData } from '../model/chart-table';
 import { LazyChart } from './charts/lazy-chart';
 
 /** An empty chart says so in less room than a chart takes (phones scroll less). */
@@ -25,6 +27,8 @@ export function ChartCard({
   onRetry,
   emptyText,
   testId,
+  tableRowHeader,
+  tableColumns,
 }: {
   title: string;
   hint: string;
@@ -38,6 +42,10 @@ export function ChartCard({
   onRetry: () => void;
   emptyText: string;
   testId: string;
+  /** The first column of the chart's table (what a category is). */
+  tableRowHeader: string;
+  /** The table's value columns, when not the series' names. */
+  tableColumns?: readonly string[];
 }) {
   const asideBelow = variant === 'distribution';
   let body: ReactNode;
@@ -55,7 +63,9 @@ export function ChartCard({
   else
     body = (
       <Box style={{ opacity: stale ? 0.55 : 1, transition: 'opacity 150ms' }}>
-        <LazyChart data={data} variant={variant} height={height} label={`${title}: ${hint}`} />
+        <ChartWithTable name={title} table={chartTableData(data, tableRowHeader, tableColumns)}>
+          <LazyChart data={data} variant={variant} height={height} label={`${title}: ${hint}`} />
+        </ChartWithTable>
       </Box>
     );
 

@@ -10,6 +10,7 @@ import { ChartCard } from './chart-card';
 import { STATS_COLORS } from './stats-colors';
 
 const CHART_HEIGHT = 220;
+const TABLE_COLUMNS = [STATS_LABELS.tableDevices];
 
 /**
  * One appliance type's current fault codes: insights byvalue/count of its fault dimension, shown
@@ -47,6 +48,8 @@ export function FaultDistributionCard({ type }: { type: FaultTypeKey }) {
       error={distribution.error}
       onRetry={() => void distribution.refetch()}
       emptyText={MESSAGES.noDataFound}
+      tableRowHeader={STATS_LABELS.tableFaultCode}
+      tableColumns={TABLE_COLUMNS}
       aside={
         chart &&
         chart.total > 0 && (

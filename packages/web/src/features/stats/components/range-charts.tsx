@@ -89,6 +89,7 @@ export function RangeCharts({
     error,
     onRetry,
     emptyText: MESSAGES.noDataSelectOther,
+    tableRowHeader: STATS_LABELS.tablePeriod,
   };
 
   return (

@@ -20,7 +20,7 @@ export function UserTable({
   skeletonRows: number;
 }) {
   return (
-    <StackedTableContainer minWidth={760}>
+    <StackedTableContainer label={USER_LABELS.heading} minWidth={760}>
       <Table
         verticalSpacing="sm"
         highlightOnHover
