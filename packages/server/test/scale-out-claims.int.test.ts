@@ -168,9 +168,9 @@ describe.each(DIALECTS)('two instances on one %s database', (dialect) => {
     );
   });
 
-  it.runIf(dialect === 'postgres')(
-    'lets one instance at a time dispatch a job, and the next once it is done',
-    async () => {
+  // Real concurrency between two connections: PostgreSQL only (SQLite serves one instance).
+  if (dialect === 'postgres')
+    it('lets one instance at a time dispatch a job, and the next once it is done', async () => {
       let release = () => undefined as void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let entered = () => undefined as void;
@@ -186,8 +186,7 @@ describe.each(DIALECTS)('two instances on one %s database', (dialect) => {
       release();
       expect(await holder).toBe(true);
       expect(await runAloneForJob(second.database.db, 'job-A', noop)).toBe(true);
-    },
-  );
+    });
 
   // Today the two batches also queue on the node's row (each writes its last activity before the
   // mappings), so the second finds the request confirmed; the next test holds without that.
@@ -245,9 +244,9 @@ describe.each(DIALECTS)('two instances on one %s database', (dialect) => {
     expect(mine.json()).toMatchObject({ total: ids.length });
   });
 
-  it.runIf(dialect === 'postgres')(
-    'lets one of two transactions that both found the open request confirm it',
-    async () => {
+  // Real concurrency between two connections: PostgreSQL only (SQLite serves one instance).
+  if (dialect === 'postgres')
+    it('lets one of two transactions that both found the open request confirm it', async () => {
       await registerNodes(first, token, ['MIMAP9']);
       const user = await createEndUser(first, token, 'mi-racer@fleetdeck.test');
       const ask = await caller(first)('PUT', '/v1/user/nodes/mapping', user.token, {
@@ -273,6 +272,5 @@ describe.each(DIALECTS)('two instances on one %s database', (dialect) => {
       });
       expect(firstConfirmed).toBe(true);
       expect(await secondConfirmed).toBe(false);
-    },
-  );
+    });
 });
