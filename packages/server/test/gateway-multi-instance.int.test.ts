@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { basicIngestTopic, nodeTopic, type NodeConnectivityEvent } from '@fleetdeck/contract';
-import { connect, type MqttClient } from 'mqtt';
+import type { IClientOptions } from 'mqtt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC_INGEST_LOCK, contendForLeadership, type Leadership } from '../src/db/leadership.js';
 import { startExternalGateway, type ExternalGateway } from '../src/gateway/external-gateway.js';
 import { createLogger } from '../src/logger.js';
 import { readStatusCounters, rebuildCounters } from '../src/repositories/node.repository.js';
-import { sleep } from './helpers/mqtt-clients.js';
+import { connectClient, sleep } from './helpers/mqtt-clients.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 // Two instances on one PostgreSQL database and one broker (ADR 39): every instance hears the
@@ -26,23 +26,9 @@ async function waitUntil(check: () => Promise<boolean> | boolean, ms = 15_000, w
   }
 }
 
-async function mqttClient(url: string, clientId: string, options = {}): Promise<MqttClient> {
-  const client = connect(url, {
-    clientId,
-    protocolVersion: 5,
-    reconnectPeriod: 0,
-    connectTimeout: 5000,
-    ...options,
-  });
-  await new Promise<void>((resolve, reject) => {
-    client.once('connect', () => resolve());
-    client.once('error', (error) => {
-      client.end(true);
-      reject(error);
-    });
-  });
-  return client;
-}
+/** A client of the test broker with protocol 5, as the nodes and the gateways speak it. */
+const mqttClient = (url: string, clientId: string, options: IClientOptions = {}) =>
+  connectClient(url, { clientId, protocolVersion: 5, ...options });
 
 describe.runIf(mqttUrl && DIALECTS.includes('postgres'))(
   'two instances on one PostgreSQL database and one external broker',

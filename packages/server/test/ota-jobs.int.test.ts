@@ -1,38 +1,17 @@
 import {
   MESSAGES,
-  OtaUrlPayloadSchema,
   SERVER_MESSAGES,
   type JobList,
   type JobStatusList,
   type JobSummary,
   type OtaJob,
   type OtaStatusPayload,
-  type OtaUrlPayload,
 } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeGateway, NodeOutboundPayload } from '../src/gateway/node-gateway.js';
 import { createLogger } from '../src/logger.js';
 import { RolloutEngine } from '../src/services/ota/rollout-engine.js';
+import { CapturingGateway } from './helpers/capturing-gateway.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
-
-/** Captures what the rollout engine publishes, as the broker would receive it. */
-class CapturingGateway implements NodeGateway {
-  readonly offers: Array<{ nodeId: string; payload: OtaUrlPayload }> = [];
-  publishToNode(nodeId: string, suffix: string, payload: NodeOutboundPayload): Promise<void> {
-    if (suffix === 'otaurl')
-      this.offers.push({ nodeId, payload: OtaUrlPayloadSchema.parse(payload) });
-    return Promise.resolve();
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-  offersOf(jobId: string): string[] {
-    return this.offers
-      .filter((o) => o.payload.ota_job_id === jobId)
-      .map((o) => o.nodeId)
-      .sort();
-  }
-}
 
 async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;

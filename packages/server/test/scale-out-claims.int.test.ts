@@ -1,11 +1,10 @@
-import { OtaUrlPayloadSchema, type OtaUrlPayload } from '@fleetdeck/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAloneForJob } from '../src/db/dialect.js';
 import { confirmOpenRequest, findOpenRequest } from '../src/repositories/mapping.repository.js';
-import type { NodeGateway, NodeOutboundPayload } from '../src/gateway/node-gateway.js';
 import { createLogger } from '../src/logger.js';
 import type { FleetActivity } from '../src/services/nodes/node-events.js';
 import { RolloutEngine } from '../src/services/ota/rollout-engine.js';
+import { CapturingGateway } from './helpers/capturing-gateway.js';
 import { caller, createEndUser, registerNodes } from './helpers/end-users.js';
 import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -13,26 +12,9 @@ import { DIALECTS, apiLogin, createTestServer, type TestServer } from './helpers
 // when it starts, and a basic-ingest message reaches every one of them (multi-instance audit,
 // items 5 and 9). What each does once must still happen once in all (ADR 7, amendment 2).
 
-/** What one instance's rollout engine publishes, as its broker connection would send it. */
-class RecordingGateway implements NodeGateway {
-  readonly offers: Array<{ nodeId: string; payload: OtaUrlPayload }> = [];
-  publishToNode(nodeId: string, suffix: string, payload: NodeOutboundPayload): Promise<void> {
-    if (suffix === 'otaurl')
-      this.offers.push({ nodeId, payload: OtaUrlPayloadSchema.parse(payload) });
-    return Promise.resolve();
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 /** Node ids offered job `jobId` through any of the gateways, sorted (one entry per offer). */
-const offersOf = (gateways: RecordingGateway[], jobId: string): string[] =>
-  gateways
-    .flatMap((g) => g.offers)
-    .filter((o) => o.payload.ota_job_id === jobId)
-    .map((o) => o.nodeId)
-    .sort();
+const offersOf = (gateways: CapturingGateway[], jobId: string): string[] =>
+  gateways.flatMap((g) => g.offersOf(jobId)).sort();
 
 async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -64,7 +46,7 @@ describe.each(DIALECTS)('two instances on one %s database', (dialect) => {
       createLogger('silent'),
     );
     engines.push(engine);
-    return { engine, gateway: new RecordingGateway() };
+    return { engine, gateway: new CapturingGateway() };
   };
 
   const createJob = async (nodes: string[], forcePush: boolean): Promise<string> => {

@@ -29,21 +29,9 @@ export function tryConnect(
   });
 }
 
-/** A connected node client (client id = user name = node id) that does not reconnect. */
-export async function connectNode(
-  url: string,
-  nodeId: string,
-  password: string,
-  options: IClientOptions = {},
-): Promise<MqttClient> {
-  const client = connect(url, {
-    clientId: nodeId,
-    username: nodeId,
-    password,
-    reconnectPeriod: 0,
-    connectTimeout: 5000,
-    ...options,
-  });
+/** A connected client that does not reconnect (fails when the broker refuses it). */
+export async function connectClient(url: string, options: IClientOptions): Promise<MqttClient> {
+  const client = connect(url, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
     client.once('error', (error) => {
@@ -52,6 +40,16 @@ export async function connectNode(
     });
   });
   return client;
+}
+
+/** A connected node client (client id = user name = node id) that does not reconnect. */
+export function connectNode(
+  url: string,
+  nodeId: string,
+  password: string,
+  options: IClientOptions = {},
+): Promise<MqttClient> {
+  return connectClient(url, { clientId: nodeId, username: nodeId, password, ...options });
 }
 
 /** Every message a client receives from now on, with the payload as text. */
