@@ -122,8 +122,11 @@ describe.each(DIALECTS)('two instances on one %s database', (dialect) => {
     );
     expect(offersOf(gateways, jobId)).toHaveLength(2);
 
-    // A later connect is a new occasion, however soon: the node may have missed the offers.
-    connect(Date.now() + 1);
+    // A later connect is a new occasion, however soon: the node may have missed the offers. It
+    // arrives a few ms on (offers are stamped in ms: one made in the arrival's own ms counts as
+    // its answer, and an arrival stamped ahead of the clock would let both instances offer).
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    connect(Date.now());
     await until(() => offersOf(gateways, jobId).length > 2, 'the offer at the next connect');
     await settle();
     expect(offersOf(gateways, jobId)).toHaveLength(3);
