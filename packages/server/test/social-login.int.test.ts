@@ -73,12 +73,12 @@ describe.each(DIALECTS)('social sign-in on %s', (dialect) => {
   };
 
   /** The provider's redirect back to Fleetdeck, delivered with the given binding cookie. */
-  const deliver = async (callbackUrl: string, stateCookie: string) => {
+  const deliver = async (callbackUrl: string, stateCookie: string, extraCookie = '') => {
     const url = new URL(callbackUrl);
     const response = await server.app.inject({
       method: 'GET',
       url: `${url.pathname}${url.search}`,
-      headers: { cookie: `fd_oauth_state=${stateCookie}` },
+      headers: { cookie: `fd_oauth_state=${stateCookie}${extraCookie ? `; ${extraCookie}` : ''}` },
     });
     expect(response.statusCode, response.body).toBe(303);
     return { location: response.headers.location ?? '', cookies: cookiesOf(response) };
@@ -94,7 +94,8 @@ describe.each(DIALECTS)('social sign-in on %s', (dialect) => {
 
   /**
    * A whole Sign in with Apple as `subject`: Apple answers with a form POST to the callback (no
-   * cookie rides along, it is cross-site), which Fleetdeck turns into a GET the browser follows.
+   * cookie rides along, it is cross-site), which Fleetdeck keeps in a one-minute cookie and turns
+   * into a bare GET the browser follows: the one-time code never stands in a URL.
    */
   const signInWithApple = async (subject: string) => {
     apple.nextSubject = subject;
@@ -108,7 +109,21 @@ describe.each(DIALECTS)('social sign-in on %s', (dialect) => {
       payload: form.fields.toString(),
     });
     expect(posted.statusCode, posted.body).toBe(303);
-    return deliver(new URL(posted.headers.location ?? '', PUBLIC_URL).toString(), begun.state);
+    expect(posted.headers.location).toBe('/v1/oauth2/callback');
+    const carried = cookiesOf(posted).get('fd_oauth_return');
+    expect(carried?.attributes).toMatch(/Max-Age=60/);
+    expect(carried?.attributes).toMatch(/Path=\/v1\/oauth2/);
+    expect(carried?.attributes).toMatch(/HttpOnly/);
+    const landed = await deliver(
+      new URL(posted.headers.location ?? '', PUBLIC_URL).toString(),
+      begun.state,
+      `fd_oauth_return=${carried?.value ?? ''}`,
+    );
+    // Read once: the GET clears it.
+    expect(landed.cookies.get('fd_oauth_return')?.attributes).toMatch(
+      /Max-Age=0|Expires=Thu, 01 Jan 1970/,
+    );
+    return landed;
   };
 
   /** Changes the stored pending sign-in of `state` (what an attacker cannot, to test the checks). */
@@ -575,6 +590,30 @@ describe.each(DIALECTS)('social sign-in on %s', (dialect) => {
       .where('subject', '=', 'a-carol')
       .executeTakeFirstOrThrow();
     expect(identity).toMatchObject({ issuer: apple.issuer, provider_type: 'SignInWithApple' });
+  });
+
+  it('keeps an oversized form POST working through the URL, and ignores a stale carried cookie when the provider returns by GET', async () => {
+    const long = await server.app.inject({
+      method: 'POST',
+      url: '/v1/oauth2/callback',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ state: 's', code: 'c', user: 'u'.repeat(3000) }).toString(),
+    });
+    expect(long.statusCode).toBe(303);
+    expect(new URL(long.headers.location ?? '', PUBLIC_URL).searchParams.get('code')).toBe('c');
+    expect(cookiesOf(long).has('fd_oauth_return')).toBe(false);
+
+    // A Google return carries its own query: a left-over Apple cookie does not replace it.
+    google.nextSubject = 'g-stale-cookie';
+    google.accounts.set('g-stale-cookie', { email: 'stale@example.com', email_verified: true });
+    const begun = await start('identity_provider=Google');
+    const back = await followUntil(begun.location, CALLBACK);
+    const stale = Buffer.from(JSON.stringify({ state: 'other', code: 'other' })).toString(
+      'base64url',
+    );
+    const landed = await deliver(back, begun.state, `fd_oauth_return=${stale}`);
+    expect(landed.location).toBe(SOCIALAUTH);
+    expect(await whoAmI(landed.cookies.get('ATK')?.value)).toBe('stale@example.com');
   });
 
   // S7 attack: Apple says "false" for an address of an existing account. ASVS 6.8.1.

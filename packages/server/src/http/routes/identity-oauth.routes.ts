@@ -29,6 +29,15 @@ export interface IdentityOAuthRoutesOptions {
 
 /** Binds a sign-in to the browser that started it (no login CSRF); Lax so the return GET has it. */
 const STATE_COOKIE = 'fd_oauth_state';
+/**
+ * Carries Apple's form POST (its one-time code, state and user) to the GET callback the browser
+ * follows, for a minute, so the code never stands in a URL (browser history, proxy logs).
+ */
+const RETURN_COOKIE = 'fd_oauth_return';
+/** Seconds the form POST's values wait for the browser's GET. */
+const RETURN_COOKIE_SECONDS = 60;
+/** Larger values (an unusually long `user` document) go in the URL as before: cookies hold ~4 KB. */
+const RETURN_COOKIE_MAX_CHARS = 3_500;
 /** Carries the MFA step of a social sign-in from the callback to /socialauth, for 5 minutes. */
 const MFA_STEP_COOKIE = 'fd_oauth_mfa';
 
@@ -44,6 +53,15 @@ function stepBody(step: PendingStep): SocialMfaStep {
     ...(challenge.phoneHint ? { phone_hint: challenge.phoneHint } : {}),
     user_name: step.userName,
   };
+}
+
+/** A cookie value written as base64url JSON, or undefined when it is not one. */
+function decodeCookieJson(raw: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function stateCookie(config: AppConfig, maxAge: number): CookieSerializeOptions {
@@ -136,17 +154,7 @@ export const identityOAuthRoutes: FastifyPluginAsyncZod<IdentityOAuthRoutesOptio
       const raw = request.cookies[MFA_STEP_COOKIE];
       reply.clearCookie(MFA_STEP_COOKIE, stateCookie(config, 0));
       reply.header('cache-control', 'no-store');
-      const parsed = raw
-        ? SocialMfaStepSchema.safeParse(
-            (() => {
-              try {
-                return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
-              } catch {
-                return undefined;
-              }
-            })(),
-          )
-        : undefined;
+      const parsed = raw ? SocialMfaStepSchema.safeParse(decodeCookieJson(raw)) : undefined;
       if (!parsed?.success)
         throw new AppError(400, ERROR_CODES.mfaSessionMissing, SERVER_MESSAGES.mfaSessionInvalid);
       return parsed.data;
@@ -168,6 +176,17 @@ export const identityOAuthRoutes: FastifyPluginAsyncZod<IdentityOAuthRoutesOptio
       const params = new URLSearchParams();
       for (const [name, value] of Object.entries(request.query))
         if (value !== undefined) params.set(name, value);
+      const posted = request.cookies[RETURN_COOKIE];
+      if (posted !== undefined) {
+        reply.clearCookie(RETURN_COOKIE, stateCookie(config, 0));
+        // Only a bare return reads it: a provider's own GET with its query always wins.
+        if (params.size === 0) {
+          const parsed = OAuthCallbackQuerySchema.safeParse(decodeCookieJson(posted));
+          if (parsed.success)
+            for (const [name, value] of Object.entries(parsed.data))
+              if (value !== undefined) params.set(name, value);
+        }
+      }
       return complete(request, reply, params);
     },
   );
@@ -178,7 +197,8 @@ export const identityOAuthRoutes: FastifyPluginAsyncZod<IdentityOAuthRoutesOptio
       config: { rateLimit },
       schema: {
         tags,
-        summary: "Apple's form_post return: answered with a redirect to the GET callback",
+        summary:
+          "Apple's form_post return: its values kept in a one-minute cookie, answered with a redirect to the bare GET callback",
         security: [],
         body: OAuthCallbackQuerySchema,
       },
@@ -190,7 +210,12 @@ export const identityOAuthRoutes: FastifyPluginAsyncZod<IdentityOAuthRoutesOptio
       for (const [name, value] of Object.entries(request.body))
         if (value !== undefined) params.set(name, value);
       reply.header('cache-control', 'no-store');
-      return reply.redirect(`${API_PATHS.oauthCallback}?${params.toString()}`, 303);
+      const carried = Buffer.from(JSON.stringify(Object.fromEntries(params))).toString('base64url');
+      if (carried.length > RETURN_COOKIE_MAX_CHARS)
+        return reply.redirect(`${API_PATHS.oauthCallback}?${params.toString()}`, 303);
+      // Set-Cookie counts on a cross-site POST's answer (SameSite limits sending, not setting).
+      reply.setCookie(RETURN_COOKIE, carried, stateCookie(config, RETURN_COOKIE_SECONDS));
+      return reply.redirect(API_PATHS.oauthCallback, 303);
     },
   );
 
