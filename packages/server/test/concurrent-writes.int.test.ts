@@ -157,6 +157,48 @@ describe.each(DIALECTS)('concurrent writes on %s', (dialect) => {
     expect(outcomes.filter((status) => status >= 500)).toEqual([]);
   });
 
+  it('answers bulk registrations racing tag updates and group changes with 200', async () => {
+    // An automatic group every new Refrigerator in Swap1 joins, and a static one edited meanwhile.
+    const automatic = await call('POST', '/v1/admin/node_group', {
+      group_name: 'cw-auto-fridges',
+      node_type: 'Refrigerator',
+      node_city: 'Swap1',
+    });
+    expect(automatic.statusCode, automatic.body).toBe(200);
+    const staticGroup = await createGroup('cw-static', nodeIds.slice(0, 5));
+    const next = random(23);
+    for (let round = 0; round < 6; round += 1) {
+      const batches = Array.from({ length: 8 }, (_, b) =>
+        Array.from({ length: 15 }, (_, n) => ({
+          node_id: `cw-reg-${round}-${b}-${n}`,
+          type: n % 3 === 0 ? 'Washing Machine' : 'Refrigerator',
+          model: 'FD-2',
+          fw_version: '1.0.0',
+          tags: [`location:Swap${(b + n) % 2}`, `team:${n % 2 ? 'red' : 'blue'}`],
+        })),
+      );
+      const responses = await Promise.all([
+        ...batches.map((nodes) => call('POST', '/v1/admin/node_ids', { nodes })),
+        ...nodeIds.map((id, i) =>
+          call('PUT', `/v1/admin/nodes?node_id=${id}`, {
+            tags: [`location:Swap${(i + round) % 2}`, `team:${next() < 0.5 ? 'red' : 'blue'}`],
+          }),
+        ),
+        ...Array.from({ length: 6 }, () =>
+          call('PUT', `/v1/admin/node_group?group_id=${staticGroup}`, {
+            operation: next() < 0.5 ? 'add' : 'remove',
+            nodes: nodeIds.filter(() => next() < 0.3).concat(nodeIds[0]!),
+          }),
+        ),
+      ]);
+      const statuses = responses.map((response) => response.statusCode);
+      expect(tally(statuses), `round ${round}`).toEqual({ 200: responses.length });
+    }
+    await expectFacetCountsExact();
+    await expectMemberCountExact(automatic.json<{ group_id: string }>().group_id);
+    await expectMemberCountExact(staticGroup);
+  }, 180_000);
+
   it('answers 503 with the write-conflict message when a deadlock outlives the retries', async () => {
     const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
     const spy = vi.spyOn(server.services.nodes, 'setTags').mockRejectedValueOnce(deadlock);
