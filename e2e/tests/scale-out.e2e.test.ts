@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -34,10 +35,14 @@ describe.runIf(ready)('two instances sharing PostgreSQL, Mosquitto and Redis', (
     database = await createTestDatabase('postgres');
     broker = await startOwnMosquitto({ nodes: [], gateways: [] }, { open: true });
     const firstPort = await freePort();
+    const prefix = `fleetdeck-e2e-${randomUUID()}:`;
     const shared = (account: string) => ({
       DATABASE_URL: database.env.DATABASE_URL ?? '',
       MQTT_URL: `mqtt://${account}@127.0.0.1:${broker.port}`,
       REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+      // This run's own keys: the account windows of an earlier run (on the same Redis, within
+      // their 15 minutes) would lock this run's admin from its first sign-in.
+      REDIS_KEY_PREFIX: prefix,
       // One address for both, as behind a load balancer: tokens of one are valid on the other.
       PUBLIC_URL: `http://127.0.0.1:${firstPort}`,
     });

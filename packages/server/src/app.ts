@@ -158,7 +158,12 @@ export async function createServices(
 ): Promise<Services> {
   const nodeEvents = new NodeEvents();
   const shared = config.redisUrl
-    ? await connectSharedState(config.redisUrl, nodeEvents, logger, extras.redisNamespace)
+    ? await connectSharedState(
+        config.redisUrl,
+        nodeEvents,
+        logger,
+        extras.redisNamespace ?? config.redisKeyPrefix,
+      )
     : undefined;
   const limiters = shared?.limiters ?? memoryLimiters;
   const tokens = await TokenService.create(

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../config/env.js';
 import type { Logger } from '../logger.js';
 import type { LimiterFactory } from '../services/auth/rate-limiter.js';
 import type { NodeEvents, RelayedEvent } from '../services/nodes/node-events.js';
 import { redisLimiters } from './redis-window-limiter.js';
-
-/** Keys and channels of one deployment start with this (tests give each run its own). */
-export const DEFAULT_REDIS_NAMESPACE = 'fleetdeck:';
 
 /** How long a request waits for Redis before it is answered 503 (limits) or let through (caps). */
 const COMMAND_TIMEOUT_MS = 2000;
@@ -73,7 +71,7 @@ export async function connectSharedState(
   url: string,
   events: NodeEvents,
   logger: Logger,
-  namespace: string = DEFAULT_REDIS_NAMESPACE,
+  namespace: string = DEFAULT_REDIS_KEY_PREFIX,
 ): Promise<SharedState> {
   const instance = randomUUID();
   const channel = `${namespace}events`;

@@ -166,6 +166,14 @@ describe('parseConfig', () => {
 });
 
 describe('scaleOutGaps', () => {
+  it('reads REDIS_KEY_PREFIX, `fleetdeck:` by default, and refuses one Redis could not share safely', () => {
+    expect(parseConfig({}).redisKeyPrefix).toBe('fleetdeck:');
+    expect(parseConfig({ REDIS_KEY_PREFIX: ' ' }).redisKeyPrefix).toBe('fleetdeck:');
+    expect(parseConfig({ REDIS_KEY_PREFIX: 'plant-b:' }).redisKeyPrefix).toBe('plant-b:');
+    expect(() => parseConfig({ REDIS_KEY_PREFIX: 'two words' })).toThrow(/REDIS_KEY_PREFIX/);
+    expect(() => parseConfig({ REDIS_KEY_PREFIX: 'x'.repeat(65) })).toThrow(/REDIS_KEY_PREFIX/);
+  });
+
   it('says nothing for one instance (no REDIS_URL)', () => {
     expect(scaleOutGaps(parseConfig({}))).toEqual([]);
   });

@@ -6,6 +6,9 @@ import {
   SESSION_TIMEOUT_SECONDS,
 } from '@fleetdeck/contract';
 
+/** What Redis keys and channels start with unless REDIS_KEY_PREFIX says otherwise. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'fleetdeck:';
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const optionalText = z
   .string()
@@ -36,6 +39,12 @@ const EnvSchema = z.object({
     z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  REDIS_KEY_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[\w.:-]{1,64}$/, 'must be 1–64 letters, digits or . _ : -')
       .optional(),
   ),
   MQTT_SESSION_EXPIRY_SECONDS: z.coerce
@@ -156,6 +165,11 @@ export interface AppConfig {
    */
   redisUrl: string | undefined;
   /**
+   * What every Redis key and channel of this deployment starts with: instances that work together
+   * share it; another deployment (or a test run) on the same Redis picks its own.
+   */
+  redisKeyPrefix: string;
+  /**
    * How long an external broker keeps Fleetdeck's session (subscriptions and queued messages)
    * while Fleetdeck is away, when it has a stable client id (a user name); 0 (the default) starts
    * clean every time. For one instance: with several, a stopped instance's kept session would
@@ -236,6 +250,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX ?? DEFAULT_REDIS_KEY_PREFIX,
     mqttSessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
     adminEmail: e.FLEETDECK_ADMIN_EMAIL,
     adminPassword: e.FLEETDECK_ADMIN_PASSWORD,
