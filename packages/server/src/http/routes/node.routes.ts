@@ -4,6 +4,7 @@ import {
   NodeIdQuerySchema,
   RegisterNodesBodySchema,
   RegisterNodesResponseSchema,
+  SERVER_MESSAGES,
   SetNodeTagsBodySchema,
   SuccessBodySchema,
   UserNodeMappingBodySchema,
@@ -163,7 +164,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
       );
       return {
         status: 'success' as const,
-        description: 'Mapping request accepted',
+        description: SERVER_MESSAGES.mappingRequestAccepted,
         request_id: requestId,
       };
     },
