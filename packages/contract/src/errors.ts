@@ -127,6 +127,9 @@ export const SERVER_MESSAGES = {
   nodeNotFound: 'Node does not exist',
   mappingRequestNotFound: 'Mapping request does not exist',
   mappingRequestAccepted: 'Mapping request accepted',
+  // Sent on an event stream as it is closed, not as a failure body (a stream is never refused).
+  eventStreamReplaced:
+    'This event stream was closed because this account opened a newer one while it already had as many open as it may keep.',
   groupNameRequired: 'Please provide group name.',
   groupNameTooLong: 'Group name can have at most 64 characters.',
   groupDescriptionTooLong: 'Description can have at most 500 characters.',
