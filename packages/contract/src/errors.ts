@@ -123,6 +123,13 @@ export const SERVER_MESSAGES = {
   sharedStateUnavailable:
     'The server could not reach its shared state store, so the request was not processed. Try again shortly.',
   groupNotFound: 'Node group does not exist',
+  // Nodes and user ↔ node mapping (RainMaker's 100015 text for an unknown node).
+  nodeNotFound: 'Node does not exist',
+  mappingRequestNotFound: 'Mapping request does not exist',
+  mappingRequestAccepted: 'Mapping request accepted',
+  // Sent on an event stream as it is closed, not as a failure body (a stream is never refused).
+  eventStreamReplaced:
+    'This event stream was closed because this account opened a newer one while it already had as many open as it may keep.',
   groupNameRequired: 'Please provide group name.',
   groupNameTooLong: 'Group name can have at most 64 characters.',
   groupDescriptionTooLong: 'Description can have at most 500 characters.',

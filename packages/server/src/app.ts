@@ -4,7 +4,12 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
-import { ERROR_CODES, REFRESH_TOKEN_COOKIE, SERVER_MESSAGES } from '@fleetdeck/contract';
+import {
+  ERROR_CODES,
+  EVENT_STREAMS_PER_USER,
+  REFRESH_TOKEN_COOKIE,
+  SERVER_MESSAGES,
+} from '@fleetdeck/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import {
@@ -59,6 +64,7 @@ import {
 } from './services/auth/auth.service.js';
 import { TokenService } from './services/auth/token.service.js';
 import { GroupService } from './services/groups/group.service.js';
+import { EventStreamRegistry } from './services/nodes/event-stream-registry.js';
 import { NodeEvents } from './services/nodes/node-events.js';
 import { NodeIngestService } from './services/nodes/node-ingest.service.js';
 import { NodeService } from './services/nodes/node.service.js';
@@ -98,6 +104,8 @@ export interface Services {
   users: UserService;
   nodes: NodeService;
   nodeEvents: NodeEvents;
+  /** The dashboards' open event streams per user, at most EVENT_STREAMS_PER_USER each. */
+  eventStreams: EventStreamRegistry;
   /** What the device gateway calls (batched, coalesced writes). */
   ingest: NodeIngestService;
   groups: GroupService;
@@ -277,6 +285,7 @@ export async function createServices(
     }),
     nodes,
     nodeEvents,
+    eventStreams: new EventStreamRegistry(EVENT_STREAMS_PER_USER),
     ingest,
     groups,
     blobStore,
@@ -456,6 +465,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     auth: services.auth,
     nodes: services.nodes,
     events: services.nodeEvents,
+    eventStreams: services.eventStreams,
   });
   await app.register(groupRoutes, { auth: services.auth, groups: services.groups });
   await app.register(firmwareRoutes, { auth: services.auth, images: services.images });

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  ERROR_CODES,
   MAPPING_REQUEST_TIMEOUT_SECONDS,
+  SERVER_MESSAGES,
   type NodeInfo,
   type UserNodesList,
 } from '@fleetdeck/contract';
@@ -510,6 +512,11 @@ describe.each(DIALECTS)('node ingest (what the gateway writes) on %s', (dialect)
       payload: { node_id: 'NOPE', secret_key: 'x', operation: 'add' },
     });
     expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({
+      status: 'failure',
+      description: SERVER_MESSAGES.nodeNotFound,
+      error_code: ERROR_CODES.notFound,
+    });
   });
 
   it('keeps the status counters, by state and by state and type, equal to a recount after many changes', async () => {

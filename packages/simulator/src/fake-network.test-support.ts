@@ -10,6 +10,7 @@ import {
   LoginFormSchema,
   parseNodeTopic,
   RegisterNodesBodySchema,
+  SERVER_MESSAGES,
   UserMappingPayloadSchema,
   UserNodeMappingBodySchema,
 } from '@fleetdeck/contract';
@@ -281,7 +282,8 @@ export class FakeServer {
     if (key === 'PUT /v1/user/nodes/mapping') {
       const parsed = UserNodeMappingBodySchema.safeParse(body);
       if (!parsed.success) return json(400, failure(parsed.error.issues[0]?.message ?? 'bad'));
-      if (!this.nodes.has(parsed.data.node_id)) return json(404, failure('Node does not exist'));
+      if (!this.nodes.has(parsed.data.node_id))
+        return json(404, failure(SERVER_MESSAGES.nodeNotFound));
       const requestId = randomUUID();
       this.requests.set(requestId, {
         userId: caller.userId,

@@ -196,6 +196,14 @@ export const MAPPING_REQUEST_TIMEOUT_SECONDS = 120;
  */
 export const MAPPING_OPEN_REQUESTS_PER_USER = 20;
 
+/**
+ * Event streams (GET /v1/events) one user may keep open on one server instance. Each holds a
+ * socket and listeners for hours, so without a cap one account could exhaust the server's
+ * sockets. Ten covers a user with several browsers and devices (a browser on HTTP/1.1 opens at
+ * most six connections to one host anyway); one more closes the user's oldest stream (ADR 2).
+ */
+export const EVENT_STREAMS_PER_USER = 10;
+
 /** A connectivity change pushed to dashboards over SSE (GET /v1/events). */
 export const NodeConnectivityEventSchema = z.object({
   type: z.literal('node.connectivity'),

@@ -30,6 +30,13 @@ export const SHARING_LIMITS = {
    * fill another's request list (and the table) with copies of the same offer.
    */
   pendingRequestsSent: 100,
+  /**
+   * Device-group sharing requests one user may have waiting for an answer, from all admins
+   * together. Counted per recipient, not per sender: group offers come from admins, who may
+   * rightly offer a group to hundreds of users and cannot withdraw an offer, while the harm the
+   * cap prevents is one user's request list (and the table) filled with offers.
+   */
+  pendingGroupRequestsReceived: 100,
   /** Automations one user may keep (bounds the per-node cache the ingest reads). */
   automationsPerUser: 100,
   /** Automations per page of the list. */
@@ -60,6 +67,7 @@ export const SHARING_ERROR_CODES = {
   automationNothingToUpdate: 127009,
   automationLimit: 127027,
   pendingRequestLimit: 107040,
+  groupPendingRequestLimit: 108040,
 } as const;
 
 /** Server texts (RainMaker's where it has one; the spec quotes none). */
@@ -106,6 +114,7 @@ export const SHARING_MESSAGES = {
     'Please specify at least one of the valid name, events, actions, event_operator, retrigger or enabled parameter.',
   automationLimit: `You can keep at most ${SHARING_LIMITS.automationsPerUser} automations`,
   pendingRequestLimit: `You have ${SHARING_LIMITS.pendingRequestsSent} sharing requests waiting for an answer. Withdraw some, or wait for answers, before sending more.`,
+  groupPendingRequestLimit: `This user has ${SHARING_LIMITS.pendingGroupRequestsReceived} group sharing requests waiting for an answer. Wait for answers before offering more.`,
   automationNameLength: `Automation name must be 1 to ${SHARING_LIMITS.automationNameLength} characters long`,
   automationEvent:
     'An automation takes one event with one param, e.g. {"params":{"Air Conditioner":{"Power":true}},"check":"=="}',

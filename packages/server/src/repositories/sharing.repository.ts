@@ -206,6 +206,26 @@ export async function pendingRequestsFrom(
     .execute();
 }
 
+/**
+ * The pending requests of one kind addressed to a user, at most `limit` of them (what a new group
+ * offer is compared with, and counted against the recipient's cap).
+ */
+export async function pendingRequestsTo(
+  db: Db,
+  toUserId: string,
+  kind: SharingRequestsTable['kind'],
+  limit: number,
+): Promise<Array<Pick<SharingRequestsTable, 'request_id' | 'from_user_id' | 'entity_ids'>>> {
+  return db
+    .selectFrom('sharing_requests')
+    .select(['request_id', 'from_user_id', 'entity_ids'])
+    .where('to_user_id', '=', toUserId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .limit(limit)
+    .execute();
+}
+
 /** A sharing request by id. */
 export async function findSharingRequest(
   db: Db,

@@ -4,6 +4,7 @@ import {
   NodeIdQuerySchema,
   RegisterNodesBodySchema,
   RegisterNodesResponseSchema,
+  SERVER_MESSAGES,
   SetNodeTagsBodySchema,
   SuccessBodySchema,
   UserNodeMappingBodySchema,
@@ -16,6 +17,7 @@ import {
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthService } from '../../services/auth/auth.service.js';
+import type { EventStreamRegistry } from '../../services/nodes/event-stream-registry.js';
 import type { NodeEvents } from '../../services/nodes/node-events.js';
 import type { NodeService } from '../../services/nodes/node.service.js';
 import { accessTokenOf, authOf, requireAuth } from '../plugins/auth.plugin.js';
@@ -25,6 +27,8 @@ export interface NodeRoutesOptions {
   auth: AuthService;
   nodes: NodeService;
   events: NodeEvents;
+  /** The open event streams per user (the cap of EVENT_STREAMS_PER_USER). */
+  eventStreams: EventStreamRegistry;
 }
 
 const SSE_PING_MS = 25_000;
@@ -34,11 +38,18 @@ const SSE_PING_MS = 25_000;
  * a deleted account or a role without nodes.read went on receiving the fleet's events.
  */
 export const SSE_SESSION_CHECK_MS = 5_000;
+/**
+ * The reconnection delay a stream closed for a newer one of the same user asks its EventSource
+ * for. Without it a user with more tabs than EVENT_STREAMS_PER_USER would go round in a circle:
+ * each closed tab back within the browser's default 3 s closes the next oldest, and each
+ * reconnect reloads that tab's lists.
+ */
+export const SSE_EVICTED_RETRY_MS = 30_000;
 
 /** Node registry, fleet lists, user nodes, user ↔ node mapping and the live event stream. */
 export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
   app,
-  { auth, nodes, events },
+  { auth, nodes, events, eventStreams },
 ) => {
   // Open event streams end when the server closes, so shutdown never waits on a dashboard.
   const streams = new Set<{ end: () => void }>();
@@ -163,7 +174,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
       );
       return {
         status: 'success' as const,
-        description: 'Mapping request accepted',
+        description: SERVER_MESSAGES.mappingRequestAccepted,
         request_id: requestId,
       };
     },
@@ -217,12 +228,31 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
         unsubscribeOta();
       };
       const ping = setInterval(() => res.write(': ping\n\n'), SSE_PING_MS);
-      const stream = { end: () => res.end() };
+      // Every way the stream ends comes here, once: the client going away, the server ending it
+      // (expiry, session check, a newer stream of the user, shutdown).
+      let closed = false;
+      const cleanUp = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(ping);
+        clearInterval(sessionCheck);
+        clearTimeout(expiry);
+        unsubscribe();
+        streams.delete(stream);
+        release();
+      };
+      const stream = {
+        end: () => {
+          cleanUp();
+          res.end();
+        },
+      };
       streams.add(stream);
       // The stream lives as long as its session: it ends when the access token expires (the
       // dashboard reconnects with a fresh one) and when a check finds the session gone.
+      const { user, expiresAt } = authOf(request);
       const token = accessTokenOf(request) ?? '';
-      const expiresInMs = authOf(request).expiresAt * 1000 - Date.now();
+      const expiresInMs = expiresAt * 1000 - Date.now();
       const expiry = setTimeout(stream.end, Math.min(Math.max(0, expiresInMs), 2 ** 31 - 1));
       const sessionCheck = setInterval(() => {
         auth.authenticate(token).then(
@@ -232,13 +262,18 @@ export const nodeRoutes: FastifyPluginAsyncZod<NodeRoutesOptions> = async (
           () => stream.end(),
         );
       }, SSE_SESSION_CHECK_MS);
-      request.raw.on('close', () => {
-        clearInterval(ping);
-        clearInterval(sessionCheck);
-        clearTimeout(expiry);
-        unsubscribe();
-        streams.delete(stream);
+      // At most EVENT_STREAMS_PER_USER per user: this one pushes out the user's oldest, which is
+      // told why and asked to wait before its EventSource reconnects (ADR 2).
+      const release = eventStreams.open(user.userId, {
+        evict: () => {
+          res.write(`retry: ${SSE_EVICTED_RETRY_MS}\n: ${SERVER_MESSAGES.eventStreamReplaced}\n\n`);
+          stream.end();
+        },
       });
+      request.raw.on('close', cleanUp);
+      res.on('close', cleanUp);
+      // A client that went away while the request was being authorised sends no close any more.
+      if (!res.socket || res.socket.destroyed) cleanUp();
     },
   );
 };

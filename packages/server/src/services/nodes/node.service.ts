@@ -5,6 +5,8 @@ import {
   MAPPING_REQUEST_STATUSES,
   MAPPING_REQUEST_TIMEOUT_SECONDS,
   SERVER_MESSAGES,
+  SHARING_ERROR_CODES,
+  SHARING_MESSAGES,
   type AdminNodesQuery,
   type NodeRegistration,
 } from '@fleetdeck/contract';
@@ -265,7 +267,7 @@ export class NodeService {
   async setTags(nodeId: string, tags: readonly string[]): Promise<void> {
     // Run again if PostgreSQL aborts it for a deadlock: it writes only to the database (ADR 37).
     await transactionWithRetry(this.db, async (trx) => {
-      if (!(await findNode(trx, nodeId))) throw notFound('Node does not exist');
+      if (!(await findNode(trx, nodeId))) throw notFound(SERVER_MESSAGES.nodeNotFound);
       const { city, serial } = derivedKeys(tags);
       await replaceNodeTags(trx, nodeId, tags, city, serial);
       // City and serial feed automatic groups: the node joins or leaves them now.
@@ -296,11 +298,12 @@ export class NodeService {
     operation: 'add' | 'remove',
   ): Promise<string> {
     const node = await findNode(this.db, nodeId);
-    if (!node) throw notFound('Node does not exist');
+    if (!node) throw notFound(SERVER_MESSAGES.nodeNotFound);
     const now = this.now();
     const requestId = randomUUID();
     if (operation === 'remove') {
-      if (node.primary_user_id !== userId) throw badRequest('Node does not belong to user', 100010);
+      if (node.primary_user_id !== userId)
+        throw badRequest(SHARING_MESSAGES.nodeNotOwned, SHARING_ERROR_CODES.nodeNotOwned);
       await this.db.transaction().execute(async (trx) => {
         await recordRelease(trx, nodeId, now);
         await releaseNode(trx, nodeId);
@@ -339,7 +342,8 @@ export class NodeService {
   async mappingStatus(userId: string, requestId: string): Promise<MappingRequestStatus> {
     await this.expireMappingRequests();
     const request = await findMappingRequest(this.db, requestId);
-    if (!request || request.user_id !== userId) throw notFound('Mapping request does not exist');
+    if (!request || request.user_id !== userId)
+      throw notFound(SERVER_MESSAGES.mappingRequestNotFound);
     return MappingRequestStatusSchema.parse(request.status);
   }
 

@@ -29,6 +29,7 @@ import {
   insertSharingRequest,
   listSharingRequests,
   pendingRequestsFrom,
+  pendingRequestsTo,
   nodeHolders,
   primaryNodesOf,
   secondaryNodesOf,
@@ -46,6 +47,12 @@ import { timeOrderedId } from './time-ordered-id.js';
 
 /** Nodes listed by the sharing details call, at most. */
 const DETAILS_MAX_NODES = 500;
+
+/** Whether a stored request's JSON id list names the same set as `wanted` (order and repeats aside). */
+function sameIdSet(entityIds: string, wanted: ReadonlySet<string>): boolean {
+  const stored = new Set(JSON.parse(entityIds) as string[]);
+  return stored.size === wanted.size && [...stored].every((id) => wanted.has(id));
+}
 
 const success = (description: string, requestId: string): SharingResponse => ({
   status: 'success',
@@ -118,14 +125,9 @@ export class SharingService {
       SHARING_LIMITS.pendingRequestsSent,
     );
     const wanted = new Set(body.nodes);
-    const same = pending.find((request) => {
-      const nodes = new Set(JSON.parse(request.entity_ids) as string[]);
-      return (
-        request.to_user_id === recipientId &&
-        nodes.size === wanted.size &&
-        [...nodes].every((node) => wanted.has(node))
-      );
-    });
+    const same = pending.find(
+      (request) => request.to_user_id === recipientId && sameIdSet(request.entity_ids, wanted),
+    );
     if (same) return success(SHARING_MESSAGES.requestCreated, same.request_id);
     if (pending.length >= SHARING_LIMITS.pendingRequestsSent)
       throw badRequest(
@@ -312,6 +314,24 @@ export class SharingService {
     const already = await sharedGroups(this.db, recipientId, body.groups);
     if (already.length === body.groups.length)
       return success(SHARING_MESSAGES.groupAlreadyShared, timeOrderedId(this.clock()));
+    // As for nodes, the same offer again (same admin, user and set of groups) is the pending
+    // request; the offers waiting for one user are capped across all admins (SHARING_LIMITS).
+    const pending = await pendingRequestsTo(
+      this.db,
+      recipientId,
+      'group',
+      SHARING_LIMITS.pendingGroupRequestsReceived,
+    );
+    const wanted = new Set(body.groups);
+    const same = pending.find(
+      (request) => request.from_user_id === adminId && sameIdSet(request.entity_ids, wanted),
+    );
+    if (same) return success(SHARING_MESSAGES.groupRequestCreated, same.request_id);
+    if (pending.length >= SHARING_LIMITS.pendingGroupRequestsReceived)
+      throw badRequest(
+        SHARING_MESSAGES.groupPendingRequestLimit,
+        SHARING_ERROR_CODES.groupPendingRequestLimit,
+      );
     const requestId = timeOrderedId(this.clock());
     const now = this.now();
     await insertSharingRequest(this.db, {
