@@ -171,6 +171,10 @@ export class FakeServer {
   readonly calls: string[] = [];
   /** Paths (`METHOD /path`) that answer 404, as on a server that lacks them. */
   readonly missing = new Set<string>();
+  /** Mapping requests still to refuse with 429 (too many open requests), the next ones first. */
+  mappingRefusals = 0;
+  /** The next node a mapping is asked for is deleted first, as by an operator (404). */
+  forgetNextMappedNode = false;
   /** The SPKI PEM `GET /v1/otaimage/signing_key` answers with (404 while unset). */
   signingKeyPem: string | undefined;
 
@@ -282,6 +286,14 @@ export class FakeServer {
     if (key === 'PUT /v1/user/nodes/mapping') {
       const parsed = UserNodeMappingBodySchema.safeParse(body);
       if (!parsed.success) return json(400, failure(parsed.error.issues[0]?.message ?? 'bad'));
+      if (this.mappingRefusals > 0) {
+        this.mappingRefusals -= 1;
+        return json(429, failure(SERVER_MESSAGES.tooManyRequests));
+      }
+      if (this.forgetNextMappedNode) {
+        this.forgetNextMappedNode = false;
+        this.nodes.delete(parsed.data.node_id);
+      }
       if (!this.nodes.has(parsed.data.node_id))
         return json(404, failure(SERVER_MESSAGES.nodeNotFound));
       const requestId = randomUUID();

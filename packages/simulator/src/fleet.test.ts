@@ -222,6 +222,34 @@ describe('a simulated fleet', () => {
     expect(state?.users).toHaveLength(endUsers.length);
   });
 
+  it('claims later, without spending attempts, what the server refused as too many open requests', async () => {
+    // More refusals than a node has attempts: only deferral, not failure, lets every claim land.
+    server.mappingRefusals = 12;
+    const f = fleet({ nodes: 12, claimShare: 1, claimRetryMs: 20 });
+    await f.start();
+    await f.waitUntil(all(f), 5_000);
+    await f.waitUntil((stats) => stats.claimed === stats.claimCandidates, 10_000);
+    expect(server.mappingRefusals).toBe(0);
+    expect(f.stats().claimFailures).toBe(0);
+    expect(logs.filter((line) => /Claiming skipped/.test(line))).toEqual([]);
+  });
+
+  it('goes on claiming the other nodes when the server no longer knows one', async () => {
+    server.forgetNextMappedNode = true;
+    const f = fleet({ nodes: 16, claimShare: 1, claimRetryMs: 20 });
+    await f.start();
+    await f.waitUntil(all(f), 5_000);
+    const candidates = f.stats().claimCandidates;
+    await f.waitUntil((stats) => stats.claimed === candidates - 1, 10_000);
+    expect(f.stats().claimFailures).toBe(1);
+    // Asked once for each node, the forgotten one included: it is not tried again.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.calls.filter((call) => call === 'PUT /v1/user/nodes/mapping')).toHaveLength(
+      candidates,
+    );
+    expect(logs.filter((line) => /Claiming skipped/.test(line))).toEqual([]);
+  });
+
   it('skips claiming with one clear line when the server cannot create end users', async () => {
     server.missing.add('POST /v1/admin/user2');
     const f = fleet({ nodes: 10, claimShare: 1 });

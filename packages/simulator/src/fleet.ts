@@ -1,5 +1,6 @@
 import {
   NODE_REGISTRATION_MAX,
+  SERVER_MESSAGES,
   nodeTopic,
   parseNodeTopic,
   ParamsPayloadSchema,
@@ -92,6 +93,8 @@ export interface FleetOptions {
   claimConcurrency?: number;
   /** How often a mapping request's state is polled, ms. Default 500. */
   claimPollMs?: number;
+  /** A failed or deferred claim is tried again after this many ms. Default 30 s. */
+  claimRetryMs?: number;
   /**
    * Each online node sends a diagnostics report (logs, metrics, variables) every this many
    * seconds, the first at a random point of the interval; 0 sends none, not even the boot report.
@@ -238,7 +241,6 @@ const CONNECT_TIMEOUT_MS = 20_000;
 const STOP_DEADLINE_MS = 5_000;
 const CLAIM_POLLS = 20;
 const CLAIM_MAX_ATTEMPTS = 3;
-const CLAIM_RETRY_MS = 30_000;
 const PUBACK_TIMEOUT_MS = 30_000;
 const RUNTIME_STREAM = 0xf1ee7;
 const OTA_REBOOT_DELAY_MS = [2_000, 5_000] as const;
@@ -330,6 +332,7 @@ export class Fleet {
       flapDowntimeMs: [3_000, 20_000],
       claimConcurrency: 8,
       claimPollMs: 500,
+      claimRetryMs: 30_000,
       tickMs: 100,
       stateSaveIntervalMs: 60_000,
       log: (line) => console.log(line),
@@ -1220,6 +1223,24 @@ export class Fleet {
       throw new Error(`mapping request ${requestId} not confirmed in time`);
     } catch (error) {
       if (signal.aborted) return;
+      if (error instanceof ApiError && /mapping/.test(error.path)) {
+        // Too many of this user's requests are open (the server caps them, e.g. while the broker
+        // is away and nodes cannot confirm): try again later without spending an attempt.
+        if (error.status === 429) {
+          node.claimAttempts--;
+          this.fail(`claim ${nodeId}: deferred, ${error.description}`);
+          this.claimRetries.push(Date.now() + this.options.claimRetryMs, node.index, 0);
+          return;
+        }
+        // The server no longer knows this node (an operator deleted it): not this fleet's
+        // claiming as a whole, which goes on for the others.
+        if (error.status === 404 && error.description === SERVER_MESSAGES.nodeNotFound) {
+          node.claimAttempts = CLAIM_MAX_ATTEMPTS;
+          this.counters.claimFailures++;
+          this.fail(`claim ${nodeId}: ${error.description}`);
+          return;
+        }
+      }
       if (error instanceof ApiError && error.status === 404 && /mapping/.test(error.path)) {
         if (this.claimsEnabled) {
           this.log(
@@ -1232,7 +1253,7 @@ export class Fleet {
       this.counters.claimFailures++;
       this.fail(`claim ${nodeId}: ${(error as Error).message}`);
       if (node.claimAttempts < CLAIM_MAX_ATTEMPTS) {
-        this.claimRetries.push(Date.now() + CLAIM_RETRY_MS, node.index, 0);
+        this.claimRetries.push(Date.now() + this.options.claimRetryMs, node.index, 0);
       }
     }
   }
