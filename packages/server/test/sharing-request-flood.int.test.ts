@@ -89,6 +89,23 @@ describe.each(DIALECTS)('node sharing requests cannot be used to flood a user on
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
   });
 
+  it('answers the same offer sent many times at once with one request', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => share(['FLOOD3', 'FLOOD4'])),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    const ids = new Set(answers.map((answer) => answer.json<{ request_id: string }>().request_id));
+    expect(ids.size).toBe(1);
+    expect(await pendingForBob()).toEqual([...ids]);
+    const [requestId] = [...ids];
+    const withdrawn = await call(
+      'DELETE',
+      `/v1/user/nodes/sharing/requests?request_id=${requestId}`,
+      alice.token,
+    );
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+  });
+
   it('caps the requests one user has waiting for an answer (ASVS 2.4.1)', async () => {
     const cap = SHARING_LIMITS.pendingRequestsSent;
     const offers = subsets(cap + 1);
@@ -193,6 +210,20 @@ describe.each(DIALECTS)(
 
     afterAll(async () => {
       await server.close();
+    });
+
+    it('answers the same group offer sent many times at once with one request', async () => {
+      const groups = groupIds.slice(2, 4);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => offer(admin, groups, carol.userName)),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+      const ids = new Set(
+        answers.map((answer) => answer.json<{ request_id: string }>().request_id),
+      );
+      expect(ids.size).toBe(1);
+      expect(await pendingFor(carol)).toEqual([...ids]);
+      await decline(carol, [...ids][0] ?? '');
     });
 
     it('answers the same group offer again with the pending request, not a copy (ASVS 2.4.1)', async () => {

@@ -74,6 +74,24 @@ export async function lockNodeOwnership(trx: QueryExecutorProvider): Promise<voi
     await sql`select pg_advisory_xact_lock(${NODE_OWNERSHIP_LOCK})`.execute(trx);
 }
 
+/** The first key of the per-user sharing-offer locks; the second is derived from the user id. */
+const SHARING_OFFER_LOCK = 74_204;
+
+/**
+ * Serialises, inside the current transaction, the sharing offers counted against one user (a
+ * node offer's sender, a group offer's recipient): "is the same offer pending, is the cap
+ * reached?" and the insert then run as one step, so offers sent at the same moment neither copy
+ * each other nor pass the cap together. SQLite has one writer already.
+ */
+export async function lockSharingOffersOf(
+  trx: QueryExecutorProvider,
+  userId: string,
+): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  const key = createHash('sha256').update(userId).digest().readInt32BE(0);
+  await sql`select pg_advisory_xact_lock(${SHARING_OFFER_LOCK}, ${key})`.execute(trx);
+}
+
 /** The first key of the per-job OTA dispatch locks; the second is derived from the job id. */
 const OTA_DISPATCH_LOCK = 74_203;
 

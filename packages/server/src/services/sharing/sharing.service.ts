@@ -15,7 +15,9 @@ import {
   type SharingResponse,
 } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
+import { lockSharingOffersOf } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 import { badRequest, notFound, type AppError } from '../../errors.js';
 import { deleteUserAutomationsOn } from '../../repositories/automation.repository.js';
 import {
@@ -118,33 +120,37 @@ export class SharingService {
       return success(SHARING_MESSAGES.alreadyShared, timeOrderedId(this.clock()));
     // The same offer again is the same request; and the offers waiting for an answer are capped,
     // so no user can fill another's request list (or the table) with copies.
-    const pending = await pendingRequestsFrom(
-      this.db,
-      userId,
-      'node',
-      SHARING_LIMITS.pendingRequestsSent,
-    );
     const wanted = new Set(body.nodes);
-    const same = pending.find(
-      (request) => request.to_user_id === recipientId && sameIdSet(request.entity_ids, wanted),
-    );
-    if (same) return success(SHARING_MESSAGES.requestCreated, same.request_id);
-    if (pending.length >= SHARING_LIMITS.pendingRequestsSent)
-      throw badRequest(
-        SHARING_MESSAGES.pendingRequestLimit,
-        SHARING_ERROR_CODES.pendingRequestLimit,
+    const requestId = await transactionWithRetry(this.db, async (trx) => {
+      await lockSharingOffersOf(trx, userId);
+      const pending = await pendingRequestsFrom(
+        trx,
+        userId,
+        'node',
+        SHARING_LIMITS.pendingRequestsSent,
       );
-    const requestId = timeOrderedId(this.clock());
-    const now = this.now();
-    await insertSharingRequest(this.db, {
-      request_id: requestId,
-      kind: 'node',
-      from_user_id: userId,
-      to_user_id: recipientId,
-      entity_ids: JSON.stringify(body.nodes),
-      status: 'pending',
-      created_at: now,
-      updated_at: now,
+      const same = pending.find(
+        (request) => request.to_user_id === recipientId && sameIdSet(request.entity_ids, wanted),
+      );
+      if (same) return same.request_id;
+      if (pending.length >= SHARING_LIMITS.pendingRequestsSent)
+        throw badRequest(
+          SHARING_MESSAGES.pendingRequestLimit,
+          SHARING_ERROR_CODES.pendingRequestLimit,
+        );
+      const created = timeOrderedId(this.clock());
+      const now = this.now();
+      await insertSharingRequest(trx, {
+        request_id: created,
+        kind: 'node',
+        from_user_id: userId,
+        to_user_id: recipientId,
+        entity_ids: JSON.stringify(body.nodes),
+        status: 'pending',
+        created_at: now,
+        updated_at: now,
+      });
+      return created;
     });
     return success(SHARING_MESSAGES.requestCreated, requestId);
   }
@@ -316,33 +322,37 @@ export class SharingService {
       return success(SHARING_MESSAGES.groupAlreadyShared, timeOrderedId(this.clock()));
     // As for nodes, the same offer again (same admin, user and set of groups) is the pending
     // request; the offers waiting for one user are capped across all admins (SHARING_LIMITS).
-    const pending = await pendingRequestsTo(
-      this.db,
-      recipientId,
-      'group',
-      SHARING_LIMITS.pendingGroupRequestsReceived,
-    );
     const wanted = new Set(body.groups);
-    const same = pending.find(
-      (request) => request.from_user_id === adminId && sameIdSet(request.entity_ids, wanted),
-    );
-    if (same) return success(SHARING_MESSAGES.groupRequestCreated, same.request_id);
-    if (pending.length >= SHARING_LIMITS.pendingGroupRequestsReceived)
-      throw badRequest(
-        SHARING_MESSAGES.groupPendingRequestLimit,
-        SHARING_ERROR_CODES.groupPendingRequestLimit,
+    const requestId = await transactionWithRetry(this.db, async (trx) => {
+      await lockSharingOffersOf(trx, recipientId);
+      const pending = await pendingRequestsTo(
+        trx,
+        recipientId,
+        'group',
+        SHARING_LIMITS.pendingGroupRequestsReceived,
       );
-    const requestId = timeOrderedId(this.clock());
-    const now = this.now();
-    await insertSharingRequest(this.db, {
-      request_id: requestId,
-      kind: 'group',
-      from_user_id: adminId,
-      to_user_id: recipientId,
-      entity_ids: JSON.stringify(body.groups),
-      status: 'pending',
-      created_at: now,
-      updated_at: now,
+      const same = pending.find(
+        (request) => request.from_user_id === adminId && sameIdSet(request.entity_ids, wanted),
+      );
+      if (same) return same.request_id;
+      if (pending.length >= SHARING_LIMITS.pendingGroupRequestsReceived)
+        throw badRequest(
+          SHARING_MESSAGES.groupPendingRequestLimit,
+          SHARING_ERROR_CODES.groupPendingRequestLimit,
+        );
+      const created = timeOrderedId(this.clock());
+      const now = this.now();
+      await insertSharingRequest(trx, {
+        request_id: created,
+        kind: 'group',
+        from_user_id: adminId,
+        to_user_id: recipientId,
+        entity_ids: JSON.stringify(body.groups),
+        status: 'pending',
+        created_at: now,
+        updated_at: now,
+      });
+      return created;
     });
     return success(SHARING_MESSAGES.groupRequestCreated, requestId);
   }
