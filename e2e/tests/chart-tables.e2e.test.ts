@@ -262,7 +262,7 @@ describe('chart table views', () => {
   });
 });
 
-// Deployment Settings' tables are checked the same way in deployment-settings-phone.e2e.test.ts:
+// Deployment Settings' tables are checked the same way in phone-tables.e2e.test.ts:
 // that page needs a customer deployment, this file a simulated fleet.
 describe('tables that scroll sideways on a phone', () => {
   it('are named regions the keyboard focuses and scrolls', async () => {

@@ -2,6 +2,7 @@ import { API_PATHS, PUSH_PATHS, SETTINGS_PATHS } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_LABELS } from '../../packages/web/src/features/deployment-settings/labels.js';
+import { FAULT_LABELS } from '../../packages/web/src/features/faults/labels.js';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { certificate } from '../helpers/certificate.js';
 import { apiJson, apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
@@ -9,10 +10,13 @@ import { expectKeyboardScrollable } from '../helpers/keyboard.js';
 import { signIn } from '../helpers/session.js';
 
 /**
- * Deployment Settings on a phone (390 × 844): each tab's table that is wider than the screen is a
- * named region the keyboard reaches with Tab and scrolls with the arrow keys; the one that fits
- * (Deployment Details) is named too but adds no tab stop; and no tab makes the page itself wider
- * than the screen. Every table has a row: the settings are made through the API first.
+ * Tables on a phone (390 × 844). Deployment Settings: each tab's table that is wider than the
+ * screen is a named region the keyboard reaches with Tab and scrolls with the arrow keys; the one
+ * that fits (Deployment Details) is named too but adds no tab stop; and no tab makes the page
+ * itself wider than the screen. Every table has a row: the settings are made through the API
+ * first (the page needs a customer deployment). And a wide table with nothing to list keeps its
+ * message in the part of the table that is on screen. The other screens' tables are checked in
+ * chart-tables and long-values.
  */
 const PHONE = { width: 390, height: 844 };
 const POOL = '?email_mobile_userpool=true';
@@ -122,5 +126,26 @@ describe('Deployment Settings on a phone', () => {
     expect(value!.x + value!.width).toBeLessThanOrEqual(edge!.x + edge!.width);
     expect(await pageOverflow()).toBe(0);
     await screenshot(page, 'phone-deployment-deployment-details');
+  });
+});
+
+describe('a wide table with nothing to list, on a phone', () => {
+  it('keeps the message of a fault code no device reports on screen, scrolled or not', async () => {
+    // No device of this fleet reports anything: the list of devices with fault E1 is empty.
+    await page.goto('/home/FaultList/ac/1');
+    const region = page.getByRole('region', { name: FAULT_LABELS.devicesTable, exact: true });
+    const message = region.getByTestId('fault-device-table-empty');
+    await message.waitFor();
+    // The table keeps its columns, so it is still wider than the phone and scrolls.
+    await expectKeyboardScrollable(page, region);
+    const inWindow = async () => {
+      const box = await message.boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= PHONE.width;
+    };
+    await region.evaluate((element) => element.scrollTo({ left: 0 }));
+    await expect.poll(inWindow).toBe(true);
+    await region.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+    await expect.poll(inWindow).toBe(true);
+    await screenshot(page, 'phone-fault-devices-empty');
   });
 });
