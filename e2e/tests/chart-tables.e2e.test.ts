@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { apiJson, apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { expectKeyboardScrollable, tabTo } from '../helpers/keyboard.js';
 import { signIn } from '../helpers/session.js';
 import { startSimulator, type RunningSimulator } from '../helpers/simulator.js';
 
@@ -133,15 +134,6 @@ afterEach(async () => {
 const isFocused = (locator: Locator) =>
   locator.evaluate((element) => element === document.activeElement);
 
-/** Presses Tab from where focus is until `locator` has it; fails if it never does. */
-async function tabTo(locator: Locator, maxPresses = 40): Promise<void> {
-  for (let i = 0; i < maxPresses; i += 1) {
-    await page.keyboard.press('Tab');
-    if (await isFocused(locator)) return;
-  }
-  throw new Error(`Tab never reached ${String(locator)}`);
-}
-
 /**
  * Opens the table view of the chart in `card` with the keyboard only: Tab from the card's heading
  * to its 'Show table' button, Enter. Returns the table's rows as text, keyed by the row header,
@@ -151,7 +143,7 @@ async function openTableByKeyboard(card: Locator, chartName: string) {
   // A click on the (not focusable) heading moves the point Tab starts from to the card.
   await card.getByRole('heading').first().click();
   const toggle = card.getByRole('button', { name: `Show table of ${chartName}` });
-  await tabTo(toggle);
+  await tabTo(page, toggle);
   await page.keyboard.press('Enter');
   // The same button now hides the table, and says it is expanded.
   const hide = card.getByRole('button', { name: `Hide table of ${chartName}` });
@@ -270,19 +262,9 @@ describe('chart table views', () => {
   });
 });
 
+// Deployment Settings' tables are checked the same way in phone-tables.e2e.test.ts:
+// that page needs a customer deployment, this file a simulated fleet.
 describe('tables that scroll sideways on a phone', () => {
-  /** Tabs to a region, checks it is named and focusable, and scrolls it with the arrow key. */
-  async function scrollByKeyboard(region: Locator) {
-    await region.waitFor();
-    await expect.poll(() => region.getAttribute('tabindex')).toBe('0');
-    const widths = await region.evaluate((element) => [element.scrollWidth, element.clientWidth]);
-    expect(widths[0]).toBeGreaterThan(widths[1]!);
-    await tabTo(region, 60);
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => region.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
-  }
-
   it('are named regions the keyboard focuses and scrolls', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page);
@@ -291,20 +273,23 @@ describe('tables that scroll sideways on a phone', () => {
     await page.getByTestId('variables').locator('tbody tr').first().waitFor();
     await page.getByRole('heading', { level: 1 }).click();
     const variables = page.getByRole('region', { name: 'Variables', exact: true });
-    await scrollByKeyboard(variables);
+    await expectKeyboardScrollable(page, variables);
     await screenshot(page, 'a11y-variables-phone-scrolled');
 
     await page.goto(`/home/diagnostics/report/${encodeURIComponent(nodeId)}`);
     await page.getByTestId('log-row').first().waitFor();
     await page.getByRole('heading', { name: 'Logs', exact: true }).click();
-    await scrollByKeyboard(page.getByRole('region', { name: 'Logs', exact: true }));
+    await expectKeyboardScrollable(page, page.getByRole('region', { name: 'Logs', exact: true }));
 
     // A chart's table with more columns than a phone shows.
     await page.goto(`/home/diagnostics/multigraph1/${encodeURIComponent(nodeId)}`);
     const card = page.getByRole('region', { name: 'Multigraph', exact: true });
     await card.getByTestId('graph-chart').waitFor();
     await card.getByRole('button', { name: /^Show table/ }).click();
-    await scrollByKeyboard(card.getByRole('region', { name: 'Table of Multigraph, Last 1 hour' }));
+    await expectKeyboardScrollable(
+      page,
+      card.getByRole('region', { name: 'Table of Multigraph, Last 1 hour' }),
+    );
     await screenshot(page, 'a11y-multigraph-table-phone');
   });
 });

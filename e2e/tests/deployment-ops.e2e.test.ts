@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { MESSAGES, SETTINGS_PATHS } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
+import { certificate } from '../helpers/certificate.js';
 import { apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
 import { copyWebBuild } from '../helpers/web-copy.js';
@@ -27,35 +27,6 @@ let page: Page;
 let webCopy: string;
 let removeWebCopy: (() => void) | undefined;
 let builtVersion: string;
-
-function certificate(subject: string): { cert: string; key: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-e2e-cert-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-      '-days',
-      '2',
-      '-subj',
-      subject,
-    ],
-    { stdio: 'ignore' },
-  );
-  return {
-    cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
-    key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'),
-  };
-}
 
 async function api(method: string, url: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${server.url}${url}`, {

@@ -68,3 +68,6 @@ export function TableScrollRegion({
     </Table.ScrollContainer>
   );
 }
+
+/** The class of an empty table's message (on the element in the cell spanning all columns). */
+export const tableScrollRegion = { emptyMessage: classes.emptyMessage } as const;

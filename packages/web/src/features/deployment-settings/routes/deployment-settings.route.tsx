@@ -1,4 +1,4 @@
-import { LABELS } from '@fleetdeck/contract';
+import { LABELS, formatMessage } from '@fleetdeck/contract';
 import {
   Box,
   Center,
@@ -15,6 +15,7 @@ import {
 import { useDocumentTitle, useMediaQuery } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { useSearchParams } from 'react-router';
+import { DEPLOYMENT_LABELS } from '../labels';
 import { DEPLOYMENT_TABS, isDeploymentTabId, type DeploymentTabId } from '../tab-registry';
 
 const POOL_PARAM = 'pool';
@@ -60,10 +61,11 @@ export function DeploymentSettingsRoute() {
         <Radio.Group
           value={emailMobileUserpool ? 'email_mobile' : EMAIL_POOL}
           onChange={(value) => update(POOL_PARAM, value === EMAIL_POOL ? EMAIL_POOL : undefined)}
-          label="User pool"
-          description="Identity providers, app clients, deployment details and backups belong to the chosen pool."
+          label={DEPLOYMENT_LABELS.userPool}
+          description={DEPLOYMENT_LABELS.userPoolHint}
         >
-          <Group mt={6} gap="xl">
+          {/* Side by side where they fit; stacked on a phone, without the wide gap between. */}
+          <Group mt={6} gap="xl" style={{ rowGap: 'var(--mantine-spacing-xs)' }}>
             <Radio value={EMAIL_POOL} label={LABELS.emailUserPool} />
             <Radio value="email_mobile" label={LABELS.emailPhoneUserPool} />
           </Group>
@@ -74,7 +76,7 @@ export function DeploymentSettingsRoute() {
         {narrow ? (
           <Select
             w="100%"
-            label="Setting"
+            label={DEPLOYMENT_LABELS.setting}
             data={DEPLOYMENT_TABS.map((tab) => ({ value: tab.id, label: tab.label }))}
             value={activeId}
             allowDeselect={false}
@@ -125,7 +127,10 @@ export function DeploymentSettingsRoute() {
             <Suspense
               fallback={
                 <Center py="xl">
-                  <Loader size="sm" aria-label={`Loading ${active.label}`} />
+                  <Loader
+                    size="sm"
+                    aria-label={formatMessage(DEPLOYMENT_LABELS.loadingTab, { tab: active.label })}
+                  />
                 </Center>
               }
             >

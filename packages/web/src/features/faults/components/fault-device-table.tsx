@@ -7,7 +7,7 @@ import { diagnosticsReportPath } from '../../../lib/paths';
 import { FAULT_LABELS } from '../labels';
 import { formatFaultDate } from '../model/fault-dates';
 import { faultHistoryPath } from '../model/fault-paths';
-import { TableScrollRegion } from '../../../components/table-scroll-region';
+import { TableScrollRegion, tableScrollRegion } from '../../../components/table-scroll-region';
 
 const COLUMNS = [
   FAULT_LABELS.columnNodeId,
@@ -68,7 +68,13 @@ export function FaultDeviceTable({
           {nodes !== undefined && nodes.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={COLUMNS.length}>
-                <Text ta="center" c="dimmed" py="xl" data-testid="fault-device-table-empty">
+                <Text
+                  ta="center"
+                  c="dimmed"
+                  py="xl"
+                  className={tableScrollRegion.emptyMessage}
+                  data-testid="fault-device-table-empty"
+                >
                   {emptyMessage}
                 </Text>
               </Table.Td>

@@ -7,7 +7,7 @@ import { NODE_LABELS } from '../labels';
 import { locationOf, serialOf } from '../model/node-tags';
 import classes from './node-table.module.css';
 import { StatusDot } from './status-dot';
-import { TableScrollRegion } from '../../../components/table-scroll-region';
+import { TableScrollRegion, tableScrollRegion } from '../../../components/table-scroll-region';
 
 const COLUMNS = [
   NODE_LABELS.columnNodeId,
@@ -215,7 +215,7 @@ export function NodeTable({
                   ta="center"
                   c="dimmed"
                   py="xl"
-                  className={classes.emptyMessage}
+                  className={tableScrollRegion.emptyMessage}
                   data-testid="node-table-empty"
                 >
                   {emptyMessage}

@@ -6,7 +6,7 @@ import { OTA_LABELS } from '../labels';
 import { formatListDate } from '../model/job-dates';
 import type { JobModeConfig } from '../model/job-mode';
 import { ExecutionStatusBadge } from './job-status-badge';
-import { TableScrollRegion } from '../../../components/table-scroll-region';
+import { TableScrollRegion, tableScrollRegion } from '../../../components/table-scroll-region';
 
 /**
  * One node's status history in a job (fleet-management §2 Job details), in the server's order:
@@ -67,7 +67,7 @@ export function NodeHistoryModal({
               {entries?.length === 0 && (
                 <Table.Tr>
                   <Table.Td colSpan={3}>
-                    <Text c="dimmed" ta="center" py="md">
+                    <Text c="dimmed" ta="center" py="md" className={tableScrollRegion.emptyMessage}>
                       {OTA_LABELS.historyEmpty}
                     </Text>
                   </Table.Td>

@@ -3,8 +3,10 @@ import { Alert, Button, Group, Modal, Paper, Skeleton, Stack, Table, Text } from
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { errorMessage } from '../../../../lib/api-error';
 import { useAppClientBackup, useRunAppClientBackup } from '../../api/backup.query';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 
 /** Epoch seconds as DD MMM YY HH:mm in UTC (access §9). */
@@ -46,7 +48,7 @@ export function BackupRestoreTab({ emailMobileUserpool }: DeploymentTabProps) {
     return (
       <QueryErrorAlert
         error={backup.error}
-        retryLabel="Retry"
+        retryLabel={L.retry}
         onRetry={() => void backup.refetch()}
       />
     );
@@ -90,14 +92,14 @@ export function BackupRestoreTab({ emailMobileUserpool }: DeploymentTabProps) {
         </Text>
         .
       </Text>
-      <Table.ScrollContainer minWidth={600}>
-        <Table verticalSpacing="sm" aria-label="Backed-up app clients">
+      <TableScrollRegion label={L.backedUpClientsTable} minWidth={600}>
+        <Table verticalSpacing="sm" aria-label={L.backedUpClientsTable}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Client id</Table.Th>
-              <Table.Th>Client name</Table.Th>
-              <Table.Th>Callback URLs</Table.Th>
-              <Table.Th>Identity providers</Table.Th>
+              <Table.Th>{L.columnClientId}</Table.Th>
+              <Table.Th>{L.columnClientName}</Table.Th>
+              <Table.Th>{L.columnCallbackUrls}</Table.Th>
+              <Table.Th>{L.columnIdentityProviders}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -110,12 +112,12 @@ export function BackupRestoreTab({ emailMobileUserpool }: DeploymentTabProps) {
                 <Table.Td style={{ wordBreak: 'break-all' }}>
                   {client.callback_urls.join(', ')}
                 </Table.Td>
-                <Table.Td>{client.identity_providers.join(', ') || '—'}</Table.Td>
+                <Table.Td>{client.identity_providers.join(', ') || L.noValue}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScrollRegion>
       {failure}
       <Group gap="sm">
         <Button onClick={() => setConfirming(true)}>Restore</Button>

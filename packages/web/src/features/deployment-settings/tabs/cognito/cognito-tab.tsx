@@ -2,6 +2,7 @@ import {
   IDENTITY_PROVIDER_TYPES,
   MESSAGES,
   TOAST_AUTO_CLOSE_MS,
+  formatMessage,
   splitCallbackUrls,
   type AppClient,
   type IdentityProviderType,
@@ -24,6 +25,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { Fragment, useState, type FormEvent } from 'react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { errorMessage } from '../../../../lib/api-error';
 import { useAppClients, useUpdateAppClient } from '../../api/cognito-app-clients.query';
 import { useChangeCognitoDomain, useCognitoDomain } from '../../api/cognito-domain.query';
@@ -31,6 +33,7 @@ import { useIdentityProviders } from '../../api/identity-providers.query';
 import type { DeploymentTabProps } from '../../tab-registry';
 import { InactivePoolNotice } from '../identity-providers/inactive-pool-notice';
 import { UrlList } from '../../components/url-list';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 
 const toast = (message: string) =>
   notifications.show({ color: 'fleet', message, autoClose: TOAST_AUTO_CLOSE_MS });
@@ -115,10 +118,10 @@ function AppClientEditor({
         )}
         <Group gap="sm">
           <Button type="submit" size="xs" loading={update.isPending}>
-            Save
+            {L.save}
           </Button>
           <Button size="xs" variant="default" onClick={onClose}>
-            Close
+            {L.close}
           </Button>
         </Group>
       </Stack>
@@ -240,26 +243,26 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
       <InactivePoolNotice emailMobileUserpool={emailMobileUserpool} />
       <Stack gap="sm">
         <Title order={3} size="h4">
-          App clients
+          {L.appClientsHeading}
         </Title>
         {clients.isPending ? (
           <Skeleton height={96} />
         ) : clients.isError ? (
           <QueryErrorAlert
             error={clients.error}
-            retryLabel="Retry"
+            retryLabel={L.retry}
             onRetry={() => void clients.refetch()}
           />
         ) : (
-          <Table.ScrollContainer minWidth={600}>
-            <Table verticalSpacing="sm" aria-label="App clients">
+          <TableScrollRegion label={L.appClientsHeading} minWidth={600}>
+            <Table verticalSpacing="sm" aria-label={L.appClientsHeading}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Client</Table.Th>
-                  <Table.Th>User pool id</Table.Th>
-                  <Table.Th>Callback URLs</Table.Th>
-                  <Table.Th>Identity providers</Table.Th>
-                  <Table.Th aria-label="Actions" />
+                  <Table.Th>{L.columnClient}</Table.Th>
+                  <Table.Th>{L.columnUserPoolId}</Table.Th>
+                  <Table.Th>{L.columnCallbackUrls}</Table.Th>
+                  <Table.Th>{L.columnIdentityProviders}</Table.Th>
+                  <Table.Th aria-label={L.columnActions} />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -289,7 +292,7 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
                         <Group gap={4}>
                           {client.identity_providers.length === 0 ? (
                             <Text size="sm" c="dimmed">
-                              None
+                              {L.noProviders}
                             </Text>
                           ) : (
                             client.identity_providers.map((p) => (
@@ -306,9 +309,9 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
                           variant="default"
                           disabled={editing !== null}
                           onClick={() => setEditing(client.client_id)}
-                          aria-label={`Edit ${client.client_name}`}
+                          aria-label={formatMessage(L.editNamed, { name: client.client_name })}
                         >
-                          Edit
+                          {L.edit}
                         </Button>
                       </Table.Td>
                     </Table.Tr>
@@ -329,7 +332,7 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScrollRegion>
         )}
       </Stack>
       <Divider />

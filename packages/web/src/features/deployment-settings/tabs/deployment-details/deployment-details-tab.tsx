@@ -1,4 +1,4 @@
-import type { DeploymentDetails } from '@fleetdeck/contract';
+import { formatMessage, type DeploymentDetails } from '@fleetdeck/contract';
 import {
   ActionIcon,
   Badge,
@@ -12,18 +12,20 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { useDeploymentDetails } from '../../api/deployment-details.query';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 
 /** The spec's fields in its order (access §3 Deployment details). */
 const FIELDS: { key: keyof DeploymentDetails; label: string }[] = [
-  { key: 'account_id', label: 'Account id' },
-  { key: 'region', label: 'Region' },
-  { key: 'build_info', label: 'Build info' },
-  { key: 'base_url', label: 'Base URL' },
-  { key: 'mqtt_endpoint', label: 'MQTT endpoint' },
-  { key: 'user_pool_id', label: 'User pool id' },
-  { key: 'app_client_id', label: 'App client id' },
+  { key: 'account_id', label: L.fieldAccountId },
+  { key: 'region', label: L.fieldRegion },
+  { key: 'build_info', label: L.fieldBuildInfo },
+  { key: 'base_url', label: L.fieldBaseUrl },
+  { key: 'mqtt_endpoint', label: L.fieldMqttEndpoint },
+  { key: 'user_pool_id', label: L.fieldUserPoolId },
+  { key: 'app_client_id', label: L.fieldAppClientId },
 ];
 
 /** Deployment Details (access §2): read-only facts of the running configuration. */
@@ -34,7 +36,7 @@ export function DeploymentDetailsTab({ emailMobileUserpool }: DeploymentTabProps
     return (
       <QueryErrorAlert
         error={details.error}
-        retryLabel="Retry"
+        retryLabel={L.retry}
         onRetry={() => void details.refetch()}
       />
     );
@@ -44,50 +46,57 @@ export function DeploymentDetailsTab({ emailMobileUserpool }: DeploymentTabProps
       <Group gap="xs">
         {data.active_pool ? (
           <Badge color="teal" variant="light">
-            Signs people in
+            {L.poolSignsIn}
           </Badge>
         ) : (
           <Badge color="gray" variant="light">
-            Not the pool sign-ins use (USER_POOL)
+            {L.poolNotSigningIn}
           </Badge>
         )}
       </Group>
-      <Table variant="vertical" layout="fixed" withTableBorder aria-label="Deployment details">
-        <Table.Tbody>
-          {FIELDS.map(({ key, label }) => {
-            const value = String(data[key] ?? '');
-            return (
-              <Table.Tr key={key}>
-                <Table.Th w={180}>{label}</Table.Th>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap" justify="space-between">
-                    <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                      {value}
-                    </Text>
-                    <CopyButton value={value} timeout={1500}>
-                      {({ copied, copy }) => (
-                        <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-                          <ActionIcon
-                            variant="subtle"
-                            color={copied ? 'teal' : 'gray'}
-                            onClick={copy}
-                            aria-label={`Copy ${label}`}
-                          >
-                            {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                    </CopyButton>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+      {/* The values wrap, so the table fits a phone; a very narrow window scrolls it. */}
+      <TableScrollRegion label={L.deploymentDetailsTable} minWidth={300}>
+        <Table
+          variant="vertical"
+          layout="fixed"
+          withTableBorder
+          aria-label={L.deploymentDetailsTable}
+        >
+          <Table.Tbody>
+            {FIELDS.map(({ key, label }) => {
+              const value = String(data[key] ?? '');
+              return (
+                <Table.Tr key={key}>
+                  <Table.Th w={{ base: 120, sm: 180 }}>{label}</Table.Th>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap" justify="space-between">
+                      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                        {value}
+                      </Text>
+                      <CopyButton value={value} timeout={1500}>
+                        {({ copied, copy }) => (
+                          <Tooltip label={copied ? L.copied : L.copy} withArrow>
+                            <ActionIcon
+                              variant="subtle"
+                              color={copied ? 'teal' : 'gray'}
+                              onClick={copy}
+                              aria-label={formatMessage(L.copyNamed, { name: label })}
+                            >
+                              {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                            </ActionIcon>
+                          </Tooltip>
+                        )}
+                      </CopyButton>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </TableScrollRegion>
       <Text size="xs" c="dimmed">
-        Read from the server&apos;s configuration (PUBLIC_URL, MQTT_URL or MQTT_PORT, REGION,
-        USER_POOL); change those and restart to change what is shown here.
+        {L.detailsSource}
       </Text>
     </Stack>
   );

@@ -7,6 +7,7 @@ import {
   TOAST_AUTO_CLOSE_MS,
   TemplateBodySchema,
   VERIFICATION_CODE_LENGTH,
+  formatMessage,
   type TemplateResponse,
   type VerifiedSenders,
 } from '@fleetdeck/contract';
@@ -33,6 +34,7 @@ import { notifications } from '@mantine/notifications';
 import { IconMailPlus, IconTrash } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { errorMessage } from '../../../../lib/api-error';
 import { useMessageTemplate, useSaveTemplate } from '../../../users/api/message-template.query';
 import {
@@ -41,36 +43,9 @@ import {
   useVerifiedSenders,
   useVerifySender,
 } from '../../../users/api/verified-senders.query';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 import { useFormDraft } from '../../../auth/use-form-draft';
-
-const TEXT = {
-  templateType: 'Template type',
-  subject: 'Subject',
-  fromEmail: 'From email',
-  fromEmailHint: 'Only verified sender addresses can be chosen.',
-  fromUserName: 'From user name',
-  body: 'Template body',
-  placeholders: 'Placeholders (click to insert at the cursor)',
-  save: 'Save template',
-  defaultNote: 'No template saved yet: this is the default Fleetdeck sends.',
-  senders: 'Sender addresses',
-  sendersHint:
-    'An address becomes a verified sender when someone who reads its mailbox enters the 6-digit code Fleetdeck sends to it.',
-  newSender: 'New sender address',
-  sendCode: 'Send code',
-  code: 'Code sent to {email}',
-  verify: 'Verify',
-  verified: 'Verified',
-  pending: 'Waiting for code',
-  deploymentDefault: 'Deployment default',
-  remove: 'Remove {email}',
-  enterCodeFor: 'Enter code',
-  tryAgain: 'Try again',
-} as const;
-
-const fill = (text: string, values: Record<string, string>) =>
-  text.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 
 function SenderList({ senders }: { senders: VerifiedSenders }) {
   const request = useRequestSender();
@@ -135,13 +110,13 @@ function SenderList({ senders }: { senders: VerifiedSenders }) {
     <Paper withBorder radius="md" p="md" data-testid="sender-list">
       <Stack gap="sm">
         <Stack gap={2}>
-          <Text fw={600}>{TEXT.senders}</Text>
+          <Text fw={600}>{L.senders}</Text>
           <Text size="sm" c="dimmed">
-            {TEXT.sendersHint}
+            {L.sendersHint}
           </Text>
         </Stack>
-        <Table.ScrollContainer minWidth={420}>
-          <Table verticalSpacing="xs">
+        <TableScrollRegion label={L.senders} minWidth={420}>
+          <Table verticalSpacing="xs" aria-label={L.senders}>
             <Table.Tbody>
               {rows.map((row) => (
                 <Table.Tr key={row.address} data-sender={row.address}>
@@ -151,11 +126,11 @@ function SenderList({ senders }: { senders: VerifiedSenders }) {
                   <Table.Td>
                     {row.address === senders.default_email_id ? (
                       <Badge variant="light" color="gray" tt="none">
-                        {TEXT.deploymentDefault}
+                        {L.senderDeploymentDefault}
                       </Badge>
                     ) : (
                       <Badge variant="light" color={row.verified ? 'teal' : 'yellow'} tt="none">
-                        {row.verified ? TEXT.verified : TEXT.pending}
+                        {row.verified ? L.senderVerified : L.senderPending}
                       </Badge>
                     )}
                   </Table.Td>
@@ -171,15 +146,18 @@ function SenderList({ senders }: { senders: VerifiedSenders }) {
                             setProblem(null);
                           }}
                         >
-                          {TEXT.enterCodeFor}
+                          {L.enterCode}
                         </Button>
                       )}
                       {row.address !== senders.default_email_id && (
-                        <Tooltip label={fill(TEXT.remove, { email: row.address })} withArrow>
+                        <Tooltip
+                          label={formatMessage(L.removeSender, { email: row.address })}
+                          withArrow
+                        >
                           <ActionIcon
                             variant="subtle"
                             color="red"
-                            aria-label={fill(TEXT.remove, { email: row.address })}
+                            aria-label={formatMessage(L.removeSender, { email: row.address })}
                             loading={remove.isPending && remove.variables === row.address}
                             onClick={() => {
                               setProblem(null);
@@ -198,12 +176,12 @@ function SenderList({ senders }: { senders: VerifiedSenders }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScrollRegion>
         {codeFor ? (
           <form onSubmit={confirm} noValidate>
             <Group align="flex-end" gap="sm" wrap="wrap">
               <TextInput
-                label={fill(TEXT.code, { email: codeFor })}
+                label={formatMessage(L.codeSentTo, { email: codeFor })}
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={VERIFICATION_CODE_LENGTH}
@@ -214,10 +192,10 @@ function SenderList({ senders }: { senders: VerifiedSenders }) {
                 data-autofocus
               />
               <Button type="submit" loading={verify.isPending}>
-                {TEXT.verify}
+                {L.verify}
               </Button>
               <Button variant="default" onClick={() => setCodeFor(null)}>
-                Cancel
+                {L.cancel}
               </Button>
             </Group>
           </form>
@@ -225,9 +203,9 @@ function SenderList({ senders }: { senders: VerifiedSenders }) {
           <form onSubmit={sendCode} noValidate>
             <Group align="flex-end" gap="sm" wrap="wrap">
               <TextInput
-                label={TEXT.newSender}
+                label={L.newSender}
                 type="email"
-                placeholder="invites@example.com"
+                placeholder={L.newSenderPlaceholder}
                 value={email}
                 onChange={(event) => setEmail(event.currentTarget.value)}
                 style={{ flex: '1 1 240px', maxWidth: 360 }}
@@ -239,7 +217,7 @@ function SenderList({ senders }: { senders: VerifiedSenders }) {
                 leftSection={<IconMailPlus size={16} aria-hidden="true" />}
                 loading={request.isPending}
               >
-                {TEXT.sendCode}
+                {L.sendCode}
               </Button>
             </Group>
           </form>
@@ -322,7 +300,7 @@ function TemplateForm({
       <Stack gap="md">
         <Select
           size="md"
-          label={TEXT.templateType}
+          label={L.templateType}
           data={loaded.template_types.map((entry) => ({ value: entry.type, label: entry.label }))}
           value={type}
           onChange={(value) => value && onType(value)}
@@ -331,11 +309,11 @@ function TemplateForm({
         />
         {template.default && (
           <Text size="sm" c="dimmed">
-            {TEXT.defaultNote}
+            {L.templateDefaultNote}
           </Text>
         )}
         <TextInput
-          label={TEXT.subject}
+          label={L.subject}
           required
           maxLength={TEMPLATE_SUBJECT_MAX_LENGTH}
           value={subject}
@@ -344,8 +322,8 @@ function TemplateForm({
         <Group grow align="flex-start" gap="md" wrap="wrap">
           <Select
             size="md"
-            label={TEXT.fromEmail}
-            description={TEXT.fromEmailHint}
+            label={L.fromEmail}
+            description={L.fromEmailHint}
             data={fromChoices}
             value={from}
             onChange={(value) => value && setFrom(value)}
@@ -354,7 +332,7 @@ function TemplateForm({
             style={{ minWidth: 240 }}
           />
           <TextInput
-            label={TEXT.fromUserName}
+            label={L.fromUserName}
             description=" "
             maxLength={TEMPLATE_FROM_NAME_MAX_LENGTH}
             value={fromName}
@@ -364,7 +342,7 @@ function TemplateForm({
         </Group>
         <Textarea
           ref={body}
-          label={TEXT.body}
+          label={L.templateBody}
           required
           autosize
           minRows={8}
@@ -376,14 +354,16 @@ function TemplateForm({
         />
         <Stack gap={6}>
           <Text size="sm" fw={500}>
-            {TEXT.placeholders}
+            {L.placeholders}
           </Text>
           <Stack gap={4} data-testid="template-placeholders">
             {loaded.placeholders.map((entry) => (
               <Group key={entry.name} gap="sm" wrap="nowrap" align="baseline">
                 <UnstyledButton
                   onClick={() => insert(entry.name)}
-                  aria-label={`Insert {{${entry.name}}}`}
+                  aria-label={formatMessage(L.insertPlaceholder, {
+                    placeholder: `{{${entry.name}}}`,
+                  })}
                 >
                   <Code>{`{{${entry.name}}}`}</Code>
                 </UnstyledButton>
@@ -401,7 +381,7 @@ function TemplateForm({
         )}
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending}>
-            {TEXT.save}
+            {L.saveTemplate}
           </Button>
         </Group>
       </Stack>
@@ -424,14 +404,14 @@ export function EmailConfigurationsTab(_props: DeploymentTabProps) {
   if (template.isPending || senders.isPending)
     return (
       <Center py="xl">
-        <Loader size="sm" aria-label="Loading the email template" />
+        <Loader size="sm" aria-label={L.loadingTemplate} />
       </Center>
     );
   if (template.isError || senders.isError)
     return (
       <QueryErrorAlert
         error={template.error ?? senders.error}
-        retryLabel={TEXT.tryAgain}
+        retryLabel={L.tryAgain}
         onRetry={() => {
           void template.refetch();
           void senders.refetch();

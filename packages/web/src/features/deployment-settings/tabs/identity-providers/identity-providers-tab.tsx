@@ -1,6 +1,7 @@
 import {
   IDENTITY_PROVIDER_TYPES,
   MESSAGES,
+  formatMessage,
   REQUIRED_PROVIDER_FIELDS,
   TOAST_AUTO_CLOSE_MS,
   splitCallbackUrls,
@@ -29,6 +30,7 @@ import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { SecretInput } from '../../../../components/secret-input';
 import { errorMessage } from '../../../../lib/api-error';
 import {
@@ -39,11 +41,12 @@ import { useIdentityProviders } from '../../api/identity-providers.query';
 import type { DeploymentTabProps } from '../../tab-registry';
 import { InactivePoolNotice } from './inactive-pool-notice';
 import { UrlList } from '../../components/url-list';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 
 const TYPE_LABELS: Record<IdentityProviderType, string> = {
-  Google: 'Google',
-  SignInWithApple: 'Sign in with Apple',
-  GitHub: 'GitHub',
+  Google: L.providerGoogle,
+  SignInWithApple: L.providerApple,
+  GitHub: L.providerGitHub,
 };
 
 interface ProviderForm {
@@ -207,72 +210,75 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
       ) : providers.isError ? (
         <QueryErrorAlert
           error={providers.error}
-          retryLabel="Retry"
+          retryLabel={L.retry}
           onRetry={() => void providers.refetch()}
         />
       ) : list.length === 0 ? (
         <Paper withBorder p="md" bg="var(--mantine-color-gray-0)">
-          <Text size="sm">No identity provider is configured for this user pool yet.</Text>
+          <Text size="sm">{L.noIdentityProviders}</Text>
         </Paper>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" aria-label="Identity providers">
+        <TableScrollRegion label={L.identityProvidersTable} minWidth={640}>
+          <Table verticalSpacing="sm" aria-label={L.identityProvidersTable}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Provider</Table.Th>
-                <Table.Th>Client id</Table.Th>
-                <Table.Th>Secret</Table.Th>
-                <Table.Th>Callback URLs</Table.Th>
-                <Table.Th>Login page</Table.Th>
-                <Table.Th aria-label="Actions" />
+                <Table.Th>{L.columnProvider}</Table.Th>
+                <Table.Th>{L.columnClientId}</Table.Th>
+                <Table.Th>{L.columnSecret}</Table.Th>
+                <Table.Th>{L.columnCallbackUrls}</Table.Th>
+                <Table.Th>{L.columnLoginPage}</Table.Th>
+                <Table.Th aria-label={L.columnActions} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {list.map((provider) => (
-                <Table.Tr key={provider.provider_type}>
-                  <Table.Td fw={600}>{TYPE_LABELS[provider.provider_type]}</Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{provider.client_id}</Table.Td>
-                  <Table.Td ff="monospace">
-                    {provider.client_secret ?? provider.private_key ?? ''}
-                  </Table.Td>
-                  <Table.Td>
-                    <UrlList urls={provider.callback_urls} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={provider.enabled ? 'teal' : 'gray'} variant="light">
-                      {provider.enabled ? 'Shown' : 'Hidden'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() => open('edit', formOf(provider))}
-                        aria-label={`Edit ${TYPE_LABELS[provider.provider_type]}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        loading={
-                          remove.isPending &&
-                          remove.variables.providerType === provider.provider_type
-                        }
-                        onClick={() => deleteProvider(provider.provider_type)}
-                        aria-label={`Delete ${TYPE_LABELS[provider.provider_type]}`}
-                      >
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
+              {list.map((provider) => {
+                const name = TYPE_LABELS[provider.provider_type];
+                return (
+                  <Table.Tr key={provider.provider_type}>
+                    <Table.Td fw={600}>{name}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>{provider.client_id}</Table.Td>
+                    <Table.Td ff="monospace">
+                      {provider.client_secret ?? provider.private_key ?? ''}
+                    </Table.Td>
+                    <Table.Td>
+                      <UrlList urls={provider.callback_urls} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={provider.enabled ? 'teal' : 'gray'} variant="light">
+                        {provider.enabled ? L.loginPageShown : L.loginPageHidden}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => open('edit', formOf(provider))}
+                          aria-label={formatMessage(L.editNamed, { name })}
+                        >
+                          {L.edit}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          loading={
+                            remove.isPending &&
+                            remove.variables.providerType === provider.provider_type
+                          }
+                          onClick={() => deleteProvider(provider.provider_type)}
+                          aria-label={formatMessage(L.deleteNamed, { name })}
+                        >
+                          {L.delete}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScrollRegion>
       )}
 
       {editor === 'closed' ? (
@@ -290,7 +296,7 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
             <Stack gap="sm">
               <Title order={3} size="h4" id="provider-editor-title">
                 {editor === 'edit'
-                  ? `Edit ${TYPE_LABELS[form.provider_type]}`
+                  ? formatMessage(L.editNamed, { name: TYPE_LABELS[form.provider_type] })
                   : 'Add identity provider'}
               </Title>
               <Select

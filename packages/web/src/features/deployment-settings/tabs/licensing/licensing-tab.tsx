@@ -1,13 +1,15 @@
-import { MESSAGES, TOAST_AUTO_CLOSE_MS } from '@fleetdeck/contract';
+import { MESSAGES, TOAST_AUTO_CLOSE_MS, formatMessage } from '@fleetdeck/contract';
 import { Alert, Button, Center, FileInput, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileCertificate, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { errorMessage } from '../../../../lib/api-error';
 import { formatListDate } from '../../../ota/model/job-dates';
 import { useLicenseFiles } from '../../api/license-files.query';
 import { useUploadLicense } from '../../api/license-upload.mutation';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 
 const PEM_ONLY = 'Please choose a .pem file.';
@@ -50,12 +52,12 @@ export function LicensingTab(_props: DeploymentTabProps) {
     <Stack gap="lg" maw={760}>
       {files.isPending ? (
         <Center py="md">
-          <Loader size="sm" aria-label="Loading licence" />
+          <Loader size="sm" aria-label={L.loadingLicence} />
         </Center>
       ) : files.isError ? (
         <QueryErrorAlert
           error={files.error}
-          retryLabel="Retry"
+          retryLabel={L.retry}
           onRetry={() => void files.refetch()}
         />
       ) : current.length === 0 ? (
@@ -64,36 +66,40 @@ export function LicensingTab(_props: DeploymentTabProps) {
           color="gray"
           icon={<IconFileCertificate size={18} aria-hidden="true" />}
         >
-          No licence file uploaded yet.
+          {L.noLicence}
         </Alert>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table withTableBorder verticalSpacing="sm" aria-label="Current licence file">
+        <TableScrollRegion label={L.licenceTable} minWidth={520}>
+          <Table withTableBorder verticalSpacing="sm" aria-label={L.licenceTable}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>File name</Table.Th>
-                <Table.Th>Date modified (UTC)</Table.Th>
-                <Table.Th>Certificate</Table.Th>
+                <Table.Th>{L.columnFileName}</Table.Th>
+                <Table.Th>{L.columnDateModified}</Table.Th>
+                <Table.Th>{L.columnCertificate}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {current.map((license) => (
                 <Table.Tr key={license.file_name}>
                   <Table.Td>{license.file_name}</Table.Td>
-                  <Table.Td>{formatListDate(license.date_modified, { utc: true }) ?? '—'}</Table.Td>
+                  <Table.Td>
+                    {formatListDate(license.date_modified, { utc: true }) ?? L.noValue}
+                  </Table.Td>
                   <Table.Td>
                     {license.details?.subject ? (
                       <Stack gap={0}>
                         <Text size="sm">{license.details.subject}</Text>
                         {license.details.valid_to && (
                           <Text size="xs" c="dimmed">
-                            Valid until {license.details.valid_to.slice(0, 10)}
+                            {formatMessage(L.certificateValidUntil, {
+                              date: license.details.valid_to.slice(0, 10),
+                            })}
                           </Text>
                         )}
                       </Stack>
                     ) : (
                       <Text size="sm" c="dimmed">
-                        {license.details?.pem_type ?? 'PEM'}
+                        {license.details?.pem_type ?? L.pemFallback}
                       </Text>
                     )}
                   </Table.Td>
@@ -101,7 +107,7 @@ export function LicensingTab(_props: DeploymentTabProps) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScrollRegion>
       )}
 
       <Stack gap="xs">

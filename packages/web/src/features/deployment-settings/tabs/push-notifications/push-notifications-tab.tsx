@@ -6,6 +6,7 @@ import {
   PUSH_PLATFORM_LABELS,
   PUSH_PLATFORMS,
   TOAST_AUTO_CLOSE_MS,
+  formatMessage,
   pushEventType,
   type MobilePlatform,
   type MobilePlatformCreateBody,
@@ -35,6 +36,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { KeyMaterialInput } from '../../../../components/key-material-input';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
+import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { errorMessage } from '../../../../lib/api-error';
 import { useEventFilters, usePlatforms, usePushIntegration } from '../../api/push-settings.query';
 import {
@@ -43,6 +45,7 @@ import {
   useSetEventFilter,
   useSetPushIntegration,
 } from '../../api/push-settings.mutation';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 
 const toast = (message: string, color = 'fleet') =>
@@ -313,12 +316,12 @@ function Platforms() {
   const platforms = usePlatforms();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<MobilePlatform | null>(null);
-  if (platforms.isPending) return <Loading label="Loading mobile platforms" />;
+  if (platforms.isPending) return <Loading label={L.loadingMobilePlatforms} />;
   if (platforms.isError)
     return (
       <QueryErrorAlert
         error={platforms.error}
-        retryLabel="Retry"
+        retryLabel={L.retry}
         onRetry={() => void platforms.refetch()}
       />
     );
@@ -329,7 +332,7 @@ function Platforms() {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3} size="h4">
-          Mobile platforms
+          {L.mobilePlatformsHeading}
         </Title>
         <Button
           size="sm"
@@ -337,23 +340,23 @@ function Platforms() {
           disabled={available.length === 0}
           onClick={() => setCreating(true)}
         >
-          Create platform
+          {L.createPlatform}
         </Button>
       </Group>
       {platforms.data.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No mobile platforms yet. Create one for each app store your app ships in.
+          {L.noMobilePlatforms}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table withTableBorder verticalSpacing="sm" aria-label="Mobile platforms">
+        <TableScrollRegion label={L.mobilePlatformsHeading} minWidth={560}>
+          <Table withTableBorder verticalSpacing="sm" aria-label={L.mobilePlatformsHeading}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Platform</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Details</Table.Th>
+                <Table.Th>{L.columnPlatform}</Table.Th>
+                <Table.Th>{L.columnName}</Table.Th>
+                <Table.Th>{L.columnDetails}</Table.Th>
                 <Table.Th w={60}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
+                  <VisuallyHidden>{L.columnActions}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -372,9 +375,11 @@ function Platforms() {
                   <Table.Td>
                     <Text size="xs" c="dimmed">
                       {row.Attributes.ProjectId
-                        ? `Project ${row.Attributes.ProjectId}`
+                        ? formatMessage(L.platformProject, { project: row.Attributes.ProjectId })
                         : row.Attributes.AppleCertificateExpirationDate
-                          ? `Certificate expires ${row.Attributes.AppleCertificateExpirationDate.slice(0, 10)}`
+                          ? formatMessage(L.platformCertificateExpires, {
+                              date: row.Attributes.AppleCertificateExpirationDate.slice(0, 10),
+                            })
                           : row.Attributes.AuthenticationMethod}
                     </Text>
                   </Table.Td>
@@ -383,7 +388,7 @@ function Platforms() {
                       variant="subtle"
                       color="red"
                       size="compact-sm"
-                      aria-label={`Delete ${row.platform}`}
+                      aria-label={formatMessage(L.deleteNamed, { name: row.platform })}
                       onClick={() => setDeleting(row)}
                     >
                       <IconTrash size={16} aria-hidden="true" />
@@ -393,7 +398,7 @@ function Platforms() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScrollRegion>
       )}
       {creating && <CreatePlatformModal available={available} onClose={() => setCreating(false)} />}
       {deleting && <DeletePlatformModal platform={deleting} onClose={() => setDeleting(null)} />}

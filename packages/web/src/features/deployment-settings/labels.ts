@@ -1,0 +1,121 @@
+/**
+ * Screen text of the Deployment Settings tabs (access §2) that `@fleetdeck/contract` does not
+ * hold: the contract's LABELS has the page's pool choice and side tabs. The first block is named
+ * by the spec; the second is this app's own wording for things the spec names without words.
+ * Kept in one file so moving them to the contract is one edit. `{name}` marks a value filled in
+ * with `formatMessage`.
+ */
+export const DEPLOYMENT_LABELS = {
+  // --- Named by the spec ---
+  save: 'Save',
+  close: 'Close',
+  delete: 'Delete',
+
+  // --- This app's wording ---
+  userPool: 'User pool',
+  userPoolHint:
+    'Identity providers, app clients, deployment details and backups belong to the chosen pool.',
+  /** The side tabs' select on a narrow screen. */
+  setting: 'Setting',
+  loadingTab: 'Loading {tab}',
+  retry: 'Retry',
+  edit: 'Edit',
+  editNamed: 'Edit {name}',
+  deleteNamed: 'Delete {name}',
+  /** A column of row actions: named for a screen reader, no visible heading. */
+  columnActions: 'Actions',
+  /** An empty cell of a list (no identity providers, no date). */
+  noValue: '—',
+  columnClientId: 'Client id',
+  columnCallbackUrls: 'Callback URLs',
+  columnIdentityProviders: 'Identity providers',
+
+  // Identity Providers: the table names the region it scrolls in and the table itself.
+  identityProvidersTable: 'Identity providers',
+  noIdentityProviders: 'No identity provider is configured for this user pool yet.',
+  columnProvider: 'Provider',
+  columnSecret: 'Secret',
+  columnLoginPage: 'Login page',
+  loginPageShown: 'Shown',
+  loginPageHidden: 'Hidden',
+  providerGoogle: 'Google',
+  providerApple: 'Sign in with Apple',
+  providerGitHub: 'GitHub',
+
+  // Cognito Configurations.
+  appClientsHeading: 'App clients',
+  columnClient: 'Client',
+  columnUserPoolId: 'User pool id',
+  noProviders: 'None',
+
+  // Backup & Restore.
+  backedUpClientsTable: 'Backed-up app clients',
+  columnClientName: 'Client name',
+
+  // Deployment Details: the spec's fields (access §3) in its order.
+  deploymentDetailsTable: 'Deployment details',
+  fieldAccountId: 'Account id',
+  fieldRegion: 'Region',
+  fieldBuildInfo: 'Build info',
+  fieldBaseUrl: 'Base URL',
+  fieldMqttEndpoint: 'MQTT endpoint',
+  fieldUserPoolId: 'User pool id',
+  fieldAppClientId: 'App client id',
+  copy: 'Copy',
+  copied: 'Copied',
+  copyNamed: 'Copy {name}',
+  poolSignsIn: 'Signs people in',
+  poolNotSigningIn: 'Not the pool sign-ins use (USER_POOL)',
+  detailsSource:
+    "Read from the server's configuration (PUBLIC_URL, MQTT_URL or MQTT_PORT, REGION, USER_POOL); change those and restart to change what is shown here.",
+
+  // Licensing Service.
+  licenceTable: 'Current licence file',
+  loadingLicence: 'Loading licence',
+  noLicence: 'No licence file uploaded yet.',
+  columnFileName: 'File name',
+  columnDateModified: 'Date modified (UTC)',
+  columnCertificate: 'Certificate',
+  certificateValidUntil: 'Valid until {date}',
+  /** A licence whose PEM block type is unknown. */
+  pemFallback: 'PEM',
+
+  // Push Notifications.
+  mobilePlatformsHeading: 'Mobile platforms',
+  loadingMobilePlatforms: 'Loading mobile platforms',
+  noMobilePlatforms: 'No mobile platforms yet. Create one for each app store your app ships in.',
+  createPlatform: 'Create platform',
+  columnPlatform: 'Platform',
+  columnName: 'Name',
+  columnDetails: 'Details',
+  platformProject: 'Project {project}',
+  platformCertificateExpires: 'Certificate expires {date}',
+
+  // Email Configurations: the template form and the sender addresses.
+  templateType: 'Template type',
+  subject: 'Subject',
+  fromEmail: 'From email',
+  fromEmailHint: 'Only verified sender addresses can be chosen.',
+  fromUserName: 'From user name',
+  templateBody: 'Template body',
+  placeholders: 'Placeholders (click to insert at the cursor)',
+  insertPlaceholder: 'Insert {placeholder}',
+  saveTemplate: 'Save template',
+  templateDefaultNote: 'No template saved yet: this is the default Fleetdeck sends.',
+  loadingTemplate: 'Loading the email template',
+  senders: 'Sender addresses',
+  sendersHint:
+    'An address becomes a verified sender when someone who reads its mailbox enters the 6-digit code Fleetdeck sends to it.',
+  newSender: 'New sender address',
+  newSenderPlaceholder: 'invites@example.com',
+  sendCode: 'Send code',
+  codeSentTo: 'Code sent to {email}',
+  verify: 'Verify',
+  cancel: 'Cancel',
+  senderVerified: 'Verified',
+  senderPending: 'Waiting for code',
+  senderDeploymentDefault: 'Deployment default',
+  removeSender: 'Remove {email}',
+  enterCode: 'Enter code',
+  tryAgain: 'Try again',
+} as const;
