@@ -40,11 +40,12 @@ export function newContext(browser: Browser, baseURL: string): Promise<BrowserCo
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   // A full-page capture draws fixed elements where the viewport was, i.e. across the middle of a
-  // long page: pin the shell's header, sidebar and footer to the document for the capture.
+  // long page: pin the shell's header, sidebar, footer and skip link to the document for the
+  // capture.
   const pinned = await page
     .addStyleTag({
       content:
-        '.mantine-AppShell-header, .mantine-AppShell-navbar { position: absolute !important; } .mantine-AppShell-footer { position: static !important; }',
+        '.mantine-AppShell-header, .mantine-AppShell-navbar, .skip-link { position: absolute !important; } .mantine-AppShell-footer { position: static !important; }',
     })
     .catch(() => undefined);
   try {
