@@ -41,6 +41,24 @@ export const DEPLOYMENT_LABELS = {
   providerGoogle: 'Google',
   providerApple: 'Sign in with Apple',
   providerGitHub: 'GitHub',
+  // Identity Providers: the add/edit editor.
+  addIdentityProvider: 'Add identity provider',
+  providerType: 'Provider type',
+  providerAlreadyConfigured: 'Already configured: saving replaces its settings.',
+  providerName: 'Provider name',
+  clientSecret: 'Client secret',
+  /** A secret field's hint when editing: `{masked}` is the stored secret, masked. */
+  keepStoredSecret: 'Leave empty to keep the stored one ({masked}).',
+  keyId: 'Key id',
+  teamId: 'Team id',
+  privateKey: 'Private key',
+  applePrivateKeyHint: 'The .p8 key from Apple, PEM text.',
+  issuer: 'Issuer or base URL (optional)',
+  issuerHintGitHub:
+    'For GitHub Enterprise Server, e.g. https://github.example.com. Empty uses github.com.',
+  issuerHintOpenId:
+    'Only to use another OpenID provider than the public one. Empty uses the provider’s own.',
+  showOnLoginPage: 'Show on the login page',
 
   // Cognito Configurations.
   appClientsHeading: 'App clients',
