@@ -65,6 +65,14 @@ export const DEPLOYMENT_LABELS = {
   columnClient: 'Client',
   columnUserPoolId: 'User pool id',
   noProviders: 'None',
+  // Cognito Configurations: the app client editor and the domain form.
+  appClientCallbackUrlsHint:
+    'One per line or comma-separated. A social sign-in returns only to one of these, exactly.',
+  configureProviderFirst: 'Configure a provider under Identity Providers first.',
+  domainHeading: 'Domain',
+  domainName: 'Domain name',
+  noDomain: 'No domain is configured: social sign-in is off for this pool until one is saved.',
+  domainConfigured: 'Configured: {domain}',
 
   // Backup & Restore.
   backedUpClientsTable: 'Backed-up app clients',
