@@ -77,6 +77,18 @@ export const DEPLOYMENT_LABELS = {
   // Backup & Restore.
   backedUpClientsTable: 'Backed-up app clients',
   columnClientName: 'Client name',
+  noBackup:
+    "There is no backup of this pool's app-client configuration yet. A backup keeps every app client with its callback URLs and identity providers, so they can be put back exactly.",
+  backup: 'Backup',
+  restore: 'Restore',
+  replaceBackup: 'Replace with a new backup',
+  /** `{date}`, `{clients}` and `{pool}` are filled with elements (bold, monospace). */
+  backupSummary: 'Backup taken {date} with {clients} of user pool {pool}.',
+  backupClientCountOne: '{count} app client',
+  backupClientCountOther: '{count} app clients',
+  restoreConfirmTitle: 'Restore the app clients?',
+  restoreConfirm:
+    "The pool's app clients become exactly those of the backup taken {date}. Changes made since then are lost.",
 
   // Deployment Details: the spec's fields (access §3) in its order.
   deploymentDetailsTable: 'Deployment details',
