@@ -117,6 +117,12 @@ export const DEPLOYMENT_LABELS = {
   certificateValidUntil: 'Valid until {date}',
   /** A licence whose PEM block type is unknown. */
   pemFallback: 'PEM',
+  licenceFile: 'Licence file',
+  licenceFileHint: 'A .pem file (certificate or key in PEM format).',
+  chooseLicenceFile: 'Choose .pem file',
+  /** The web's own check, made before anything is sent. */
+  pemOnly: 'Please choose a .pem file.',
+  upload: 'Upload',
 
   // Push Notifications.
   mobilePlatformsHeading: 'Mobile platforms',
