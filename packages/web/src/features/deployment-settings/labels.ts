@@ -134,6 +134,27 @@ export const DEPLOYMENT_LABELS = {
   columnDetails: 'Details',
   platformProject: 'Project {project}',
   platformCertificateExpires: 'Certificate expires {date}',
+  // Push Notifications: the switches and the platform dialogs.
+  loadingPushSwitches: 'Loading push switches',
+  mobilePush: 'Mobile push notifications',
+  mobilePushHint: 'Send notifications to the phones of end users for the events switched on below.',
+  /** The group of per-event switches, named for a screen reader. */
+  pushEvents: 'Events',
+  pushEventsNeedMaster: 'Turn on mobile push notifications to choose the events.',
+  createPlatformTitle: 'Create mobile platform',
+  /** A platform choice: its store name and its type, e.g. "Google (FCM) — GCM". */
+  platformOption: '{label} — {platform}',
+  apiKey: 'API key',
+  apiKeyHint:
+    'The Firebase service-account JSON file (FCM HTTP v1): project_id, client_email and private_key.',
+  sslCertificate: 'SSL certificate',
+  sslCertificateHint:
+    'The Apple Push Notification service certificate, PEM (-----BEGIN CERTIFICATE-----).',
+  certificatePrivateKeyHint: "The certificate's private key, PEM.",
+  create: 'Create',
+  deletePlatformTitle: 'Delete mobile platform',
+  deletePlatformConfirm:
+    'Delete {label} ({name})? Phones registered on it stop receiving notifications until a new platform is created and they register again.',
 
   // Email Configurations: the template form and the sender addresses.
   templateType: 'Template type',
