@@ -156,6 +156,17 @@ export const DEPLOYMENT_LABELS = {
   deletePlatformConfirm:
     'Delete {label} ({name})? Phones registered on it stop receiving notifications until a new platform is created and they register again.',
 
+  // Privacy Policy and Terms: one section per document, `{document}` being its title.
+  privacyTermsIntro:
+    'Each document is published at a public address and shown on the page the sign-in page links to. HTML is shown in a sandbox: scripts never run.',
+  privacyPolicy: 'Privacy Policy',
+  termsOfUse: 'Terms of Use',
+  publicPage: 'Public page',
+  noDocument:
+    "No {document} yet. Until you add one, the sign-in page's {document} link says none has been published.",
+  add: 'Add',
+  documentContent: '{document} (HTML or plain text)',
+
   // Email Configurations: the template form and the sender addresses.
   templateType: 'Template type',
   subject: 'Subject',
