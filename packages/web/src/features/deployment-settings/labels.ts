@@ -167,6 +167,11 @@ export const DEPLOYMENT_LABELS = {
   add: 'Add',
   documentContent: '{document} (HTML or plain text)',
 
+  // Upgrade APIs: the button's text is the tab's (LABELS.tabUpgradeApis).
+  upgradeApisIntro:
+    "Run this after upgrading Fleetdeck. It applies any database migrations the new version brings and tells every server instance to reload the settings it keeps in memory (push notification switches and platforms, end users' automations); other settings are read fresh on every request.",
+  apisUpgraded: 'APIs upgraded',
+
   // Email Configurations: the template form and the sender addresses.
   templateType: 'Template type',
   subject: 'Subject',
