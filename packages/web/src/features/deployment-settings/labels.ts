@@ -172,6 +172,10 @@ export const DEPLOYMENT_LABELS = {
     "Run this after upgrading Fleetdeck. It applies any database migrations the new version brings and tells every server instance to reload the settings it keeps in memory (push notification switches and platforms, end users' automations); other settings are read fresh on every request.",
   apisUpgraded: 'APIs upgraded',
 
+  // MFA Configurations: `{pool}` is the contract's name of the Email & Phone User Pool.
+  mfaIntro: 'Turn on a second sign-in step for your account: a code texted to your phone.',
+  mfaNeedsPhonePool: 'Phone numbers belong to the {pool}. Settings here apply to your own account.',
+
   // Email Configurations: the template form and the sender addresses.
   templateType: 'Template type',
   subject: 'Subject',
