@@ -41,16 +41,54 @@ export const DEPLOYMENT_LABELS = {
   providerGoogle: 'Google',
   providerApple: 'Sign in with Apple',
   providerGitHub: 'GitHub',
+  // Identity Providers: the add/edit editor.
+  addIdentityProvider: 'Add identity provider',
+  providerType: 'Provider type',
+  providerAlreadyConfigured: 'Already configured: saving replaces its settings.',
+  providerName: 'Provider name',
+  clientSecret: 'Client secret',
+  /** A secret field's hint when editing: `{masked}` is the stored secret, masked. */
+  keepStoredSecret: 'Leave empty to keep the stored one ({masked}).',
+  keyId: 'Key id',
+  teamId: 'Team id',
+  privateKey: 'Private key',
+  applePrivateKeyHint: 'The .p8 key from Apple, PEM text.',
+  issuer: 'Issuer or base URL (optional)',
+  issuerHintGitHub:
+    'For GitHub Enterprise Server, e.g. https://github.example.com. Empty uses github.com.',
+  issuerHintOpenId:
+    'Only to use another OpenID provider than the public one. Empty uses the provider’s own.',
+  showOnLoginPage: 'Show on the login page',
 
   // Cognito Configurations.
   appClientsHeading: 'App clients',
   columnClient: 'Client',
   columnUserPoolId: 'User pool id',
   noProviders: 'None',
+  // Cognito Configurations: the app client editor and the domain form.
+  appClientCallbackUrlsHint:
+    'One per line or comma-separated. A social sign-in returns only to one of these, exactly.',
+  configureProviderFirst: 'Configure a provider under Identity Providers first.',
+  domainHeading: 'Domain',
+  domainName: 'Domain name',
+  noDomain: 'No domain is configured: social sign-in is off for this pool until one is saved.',
+  domainConfigured: 'Configured: {domain}',
 
   // Backup & Restore.
   backedUpClientsTable: 'Backed-up app clients',
   columnClientName: 'Client name',
+  noBackup:
+    "There is no backup of this pool's app-client configuration yet. A backup keeps every app client with its callback URLs and identity providers, so they can be put back exactly.",
+  backup: 'Backup',
+  restore: 'Restore',
+  replaceBackup: 'Replace with a new backup',
+  /** `{date}`, `{clients}` and `{pool}` are filled with elements (bold, monospace). */
+  backupSummary: 'Backup taken {date} with {clients} of user pool {pool}.',
+  backupClientCountOne: '{count} app client',
+  backupClientCountOther: '{count} app clients',
+  restoreConfirmTitle: 'Restore the app clients?',
+  restoreConfirm:
+    "The pool's app clients become exactly those of the backup taken {date}. Changes made since then are lost.",
 
   // Deployment Details: the spec's fields (access §3) in its order.
   deploymentDetailsTable: 'Deployment details',
@@ -79,6 +117,12 @@ export const DEPLOYMENT_LABELS = {
   certificateValidUntil: 'Valid until {date}',
   /** A licence whose PEM block type is unknown. */
   pemFallback: 'PEM',
+  licenceFile: 'Licence file',
+  licenceFileHint: 'A .pem file (certificate or key in PEM format).',
+  chooseLicenceFile: 'Choose .pem file',
+  /** The web's own check, made before anything is sent. */
+  pemOnly: 'Please choose a .pem file.',
+  upload: 'Upload',
 
   // Push Notifications.
   mobilePlatformsHeading: 'Mobile platforms',
@@ -90,6 +134,47 @@ export const DEPLOYMENT_LABELS = {
   columnDetails: 'Details',
   platformProject: 'Project {project}',
   platformCertificateExpires: 'Certificate expires {date}',
+  // Push Notifications: the switches and the platform dialogs.
+  loadingPushSwitches: 'Loading push switches',
+  mobilePush: 'Mobile push notifications',
+  mobilePushHint: 'Send notifications to the phones of end users for the events switched on below.',
+  /** The group of per-event switches, named for a screen reader. */
+  pushEvents: 'Events',
+  pushEventsNeedMaster: 'Turn on mobile push notifications to choose the events.',
+  createPlatformTitle: 'Create mobile platform',
+  /** A platform choice: its store name and its type, e.g. "Google (FCM) — GCM". */
+  platformOption: '{label} — {platform}',
+  apiKey: 'API key',
+  apiKeyHint:
+    'The Firebase service-account JSON file (FCM HTTP v1): project_id, client_email and private_key.',
+  sslCertificate: 'SSL certificate',
+  sslCertificateHint:
+    'The Apple Push Notification service certificate, PEM (-----BEGIN CERTIFICATE-----).',
+  certificatePrivateKeyHint: "The certificate's private key, PEM.",
+  create: 'Create',
+  deletePlatformTitle: 'Delete mobile platform',
+  deletePlatformConfirm:
+    'Delete {label} ({name})? Phones registered on it stop receiving notifications until a new platform is created and they register again.',
+
+  // Privacy Policy and Terms: one section per document, `{document}` being its title.
+  privacyTermsIntro:
+    'Each document is published at a public address and shown on the page the sign-in page links to. HTML is shown in a sandbox: scripts never run.',
+  privacyPolicy: 'Privacy Policy',
+  termsOfUse: 'Terms of Use',
+  publicPage: 'Public page',
+  noDocument:
+    "No {document} yet. Until you add one, the sign-in page's {document} link says none has been published.",
+  add: 'Add',
+  documentContent: '{document} (HTML or plain text)',
+
+  // Upgrade APIs: the button's text is the tab's (LABELS.tabUpgradeApis).
+  upgradeApisIntro:
+    "Run this after upgrading Fleetdeck. It applies any database migrations the new version brings and tells every server instance to reload the settings it keeps in memory (push notification switches and platforms, end users' automations); other settings are read fresh on every request.",
+  apisUpgraded: 'APIs upgraded',
+
+  // MFA Configurations: `{pool}` is the contract's name of the Email & Phone User Pool.
+  mfaIntro: 'Turn on a second sign-in step for your account: a code texted to your phone.',
+  mfaNeedsPhonePool: 'Phone numbers belong to the {pool}. Settings here apply to your own account.',
 
   // Email Configurations: the template form and the sender addresses.
   templateType: 'Template type',

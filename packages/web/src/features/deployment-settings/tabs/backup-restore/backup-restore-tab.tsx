@@ -1,7 +1,7 @@
-import { TOAST_AUTO_CLOSE_MS } from '@fleetdeck/contract';
+import { TOAST_AUTO_CLOSE_MS, formatMessage } from '@fleetdeck/contract';
 import { Alert, Button, Group, Modal, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { QueryErrorAlert } from '../../../../components/query-error-alert';
 import { TableScrollRegion } from '../../../../components/table-scroll-region';
 import { errorMessage } from '../../../../lib/api-error';
@@ -17,6 +17,16 @@ export function formatUtc(seconds: number): string {
   const year = String(date.getUTCFullYear()).slice(-2);
   const time = `${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
   return `${day} ${month} ${year} ${time} UTC`;
+}
+
+/** Fills a label's `{name}` placeholders with elements, so a sentence keeps its bold parts. */
+function fillElements(template: string, values: Record<string, ReactNode>): ReactNode[] {
+  // split() with a capture group puts each placeholder's name at the odd indexes.
+  return template
+    .split(/\{(\w+)\}/)
+    .map((part, index) =>
+      index % 2 === 1 ? <Fragment key={index}>{values[part] ?? `{${part}}`}</Fragment> : part,
+    );
 }
 
 /**
@@ -63,16 +73,12 @@ export function BackupRestoreTab({ emailMobileUserpool }: DeploymentTabProps) {
     return (
       <Stack gap="md">
         <Paper withBorder p="md" bg="var(--mantine-color-gray-0)">
-          <Text size="sm">
-            There is no backup of this pool&apos;s app-client configuration yet. A backup keeps
-            every app client with its callback URLs and identity providers, so they can be put back
-            exactly.
-          </Text>
+          <Text size="sm">{L.noBackup}</Text>
         </Paper>
         {failure}
         <Group>
           <Button onClick={() => go('backup')} loading={run.isPending}>
-            Backup
+            {L.backup}
           </Button>
         </Group>
       </Stack>
@@ -82,15 +88,22 @@ export function BackupRestoreTab({ emailMobileUserpool }: DeploymentTabProps) {
   return (
     <Stack gap="md">
       <Text size="sm">
-        Backup taken <strong>{formatUtc(data.created_at)}</strong> with{' '}
-        <strong>
-          {data.client_count} app client{data.client_count === 1 ? '' : 's'}
-        </strong>{' '}
-        of user pool{' '}
-        <Text span ff="monospace">
-          {data.user_poolid}
-        </Text>
-        .
+        {fillElements(L.backupSummary, {
+          date: <strong>{formatUtc(data.created_at)}</strong>,
+          clients: (
+            <strong>
+              {formatMessage(
+                data.client_count === 1 ? L.backupClientCountOne : L.backupClientCountOther,
+                { count: data.client_count },
+              )}
+            </strong>
+          ),
+          pool: (
+            <Text span ff="monospace">
+              {data.user_poolid}
+            </Text>
+          ),
+        })}
       </Text>
       <TableScrollRegion label={L.backedUpClientsTable} minWidth={600}>
         <Table verticalSpacing="sm" aria-label={L.backedUpClientsTable}>
@@ -120,36 +133,35 @@ export function BackupRestoreTab({ emailMobileUserpool }: DeploymentTabProps) {
       </TableScrollRegion>
       {failure}
       <Group gap="sm">
-        <Button onClick={() => setConfirming(true)}>Restore</Button>
+        <Button onClick={() => setConfirming(true)}>{L.restore}</Button>
         <Button
           variant="default"
           onClick={() => go('backup')}
           loading={run.isPending && run.variables.action === 'backup'}
         >
-          Replace with a new backup
+          {L.replaceBackup}
         </Button>
       </Group>
       <Modal
         opened={confirming}
         onClose={() => setConfirming(false)}
-        title="Restore the app clients?"
+        title={L.restoreConfirmTitle}
         centered
       >
         <Stack gap="md">
           <Text size="sm">
-            The pool&apos;s app clients become exactly those of the backup taken{' '}
-            {formatUtc(data.created_at)}. Changes made since then are lost.
+            {formatMessage(L.restoreConfirm, { date: formatUtc(data.created_at) })}
           </Text>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
+              {L.cancel}
             </Button>
             <Button
               onClick={() => go('restore')}
               loading={run.isPending && run.variables.action === 'restore'}
               data-autofocus
             >
-              Restore
+              {L.restore}
             </Button>
           </Group>
         </Stack>

@@ -85,8 +85,8 @@ function AppClientEditor({
     <form onSubmit={submit} noValidate data-testid="app-client-form">
       <Stack gap="sm">
         <Textarea
-          label="Callback URLs"
-          description="One per line or comma-separated. A social sign-in returns only to one of these, exactly."
+          label={L.columnCallbackUrls}
+          description={L.appClientCallbackUrlsHint}
           value={urls}
           onChange={(event) => {
             setUrls(event.currentTarget.value);
@@ -98,10 +98,8 @@ function AppClientEditor({
           data-autofocus
         />
         <Checkbox.Group
-          label="Identity providers"
-          description={
-            configured.length === 0 ? 'Configure a provider under Identity Providers first.' : ''
-          }
+          label={L.columnIdentityProviders}
+          description={configured.length === 0 ? L.configureProviderFirst : ''}
           value={providers}
           onChange={setProviders}
         >
@@ -137,7 +135,7 @@ function DomainSection({ emailMobileUserpool }: DeploymentTabProps) {
     return (
       <QueryErrorAlert
         error={domain.error}
-        retryLabel="Retry"
+        retryLabel={L.retry}
         onRetry={() => void domain.refetch()}
       />
     );
@@ -177,7 +175,7 @@ function DomainForm({
       <Stack gap="sm">
         <Group align="flex-end" gap="sm" wrap="wrap">
           <TextInput
-            label="Domain name"
+            label={L.domainName}
             description={MESSAGES.cognitoDomainHint}
             value={value}
             onChange={(event) => setValue(event.currentTarget.value)}
@@ -191,7 +189,7 @@ function DomainForm({
             disabled={value.trim() === ''}
             loading={change.isPending && change.variables.domainName !== null}
           >
-            Save
+            {L.save}
           </Button>
           <Button
             color="red"
@@ -207,13 +205,11 @@ function DomainForm({
               )
             }
           >
-            Delete
+            {L.delete}
           </Button>
         </Group>
         <Text size="xs" c="dimmed">
-          {current === null
-            ? 'No domain is configured: social sign-in is off for this pool until one is saved.'
-            : `Configured: ${current}`}
+          {current === null ? L.noDomain : formatMessage(L.domainConfigured, { domain: current })}
         </Text>
         {change.error && (
           <Alert color="red" variant="light" role="alert">
@@ -338,7 +334,7 @@ export function CognitoTab({ emailMobileUserpool }: DeploymentTabProps) {
       <Divider />
       <Stack gap="sm">
         <Title order={3} size="h4">
-          Domain
+          {L.domainHeading}
         </Title>
         <DomainSection emailMobileUserpool={emailMobileUserpool} />
       </Stack>

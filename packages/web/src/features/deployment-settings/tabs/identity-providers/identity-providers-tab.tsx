@@ -196,7 +196,7 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
 
   const apple = form.provider_type === 'SignInWithApple';
   const secretHint = (masked: string | undefined) =>
-    editor === 'edit' && masked ? `Leave empty to keep the stored one (${masked}).` : undefined;
+    editor === 'edit' && masked ? formatMessage(L.keepStoredSecret, { masked }) : undefined;
 
   return (
     <Stack gap="md">
@@ -287,7 +287,7 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
             leftSection={<IconPlus size={16} aria-hidden="true" />}
             onClick={() => open('create', GOOGLE_DEFAULT)}
           >
-            Add identity provider
+            {L.addIdentityProvider}
           </Button>
         </Group>
       ) : (
@@ -297,11 +297,11 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
               <Title order={3} size="h4" id="provider-editor-title">
                 {editor === 'edit'
                   ? formatMessage(L.editNamed, { name: TYPE_LABELS[form.provider_type] })
-                  : 'Add identity provider'}
+                  : L.addIdentityProvider}
               </Title>
               <Select
                 size="md"
-                label="Provider type"
+                label={L.providerType}
                 data={IDENTITY_PROVIDER_TYPES.map((type) => ({
                   value: type,
                   label: TYPE_LABELS[type],
@@ -315,28 +315,26 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
                   setProblem(null);
                 }}
                 description={
-                  editor === 'create' && existing
-                    ? 'Already configured: saving replaces its settings.'
-                    : undefined
+                  editor === 'create' && existing ? L.providerAlreadyConfigured : undefined
                 }
               />
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                 <TextInput
-                  label="Client id"
+                  label={L.columnClientId}
                   value={form.client_id}
                   onChange={(event) => set('client_id', event.currentTarget.value)}
                   autoComplete="off"
                 />
                 {apple ? (
                   <TextInput
-                    label="Provider name"
+                    label={L.providerName}
                     value={form.provider_name}
                     onChange={(event) => set('provider_name', event.currentTarget.value)}
                     autoComplete="off"
                   />
                 ) : (
                   <SecretInput
-                    label="Client secret"
+                    label={L.clientSecret}
                     value={form.client_secret}
                     onChange={(event) => set('client_secret', event.currentTarget.value)}
                     description={secretHint(existing?.client_secret)}
@@ -346,13 +344,13 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
                 {apple && (
                   <>
                     <TextInput
-                      label="Key id"
+                      label={L.keyId}
                       value={form.key_id}
                       onChange={(event) => set('key_id', event.currentTarget.value)}
                       autoComplete="off"
                     />
                     <TextInput
-                      label="Team id"
+                      label={L.teamId}
                       value={form.team_id}
                       onChange={(event) => set('team_id', event.currentTarget.value)}
                       autoComplete="off"
@@ -362,10 +360,8 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
               </SimpleGrid>
               {apple && (
                 <Textarea
-                  label="Private key"
-                  description={
-                    secretHint(existing?.private_key) ?? 'The .p8 key from Apple, PEM text.'
-                  }
+                  label={L.privateKey}
+                  description={secretHint(existing?.private_key) ?? L.applePrivateKeyHint}
                   value={form.private_key}
                   onChange={(event) => set('private_key', event.currentTarget.value)}
                   autosize
@@ -376,7 +372,7 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
                 />
               )}
               <Textarea
-                label="Callback URLs"
+                label={L.columnCallbackUrls}
                 description={MESSAGES.providerCallbackUrlsHint}
                 value={form.callback_urls}
                 onChange={(event) => set('callback_urls', event.currentTarget.value)}
@@ -385,18 +381,16 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
                 spellCheck={false}
               />
               <TextInput
-                label="Issuer or base URL (optional)"
+                label={L.issuer}
                 description={
-                  form.provider_type === 'GitHub'
-                    ? 'For GitHub Enterprise Server, e.g. https://github.example.com. Empty uses github.com.'
-                    : 'Only to use another OpenID provider than the public one. Empty uses the provider’s own.'
+                  form.provider_type === 'GitHub' ? L.issuerHintGitHub : L.issuerHintOpenId
                 }
                 value={form.issuer}
                 onChange={(event) => set('issuer', event.currentTarget.value)}
                 autoComplete="off"
               />
               <Switch
-                label="Show on the login page"
+                label={L.showOnLoginPage}
                 checked={form.enabled}
                 onChange={(event) => set('enabled', event.currentTarget.checked)}
               />
@@ -407,10 +401,10 @@ export function IdentityProvidersTab({ emailMobileUserpool }: DeploymentTabProps
               )}
               <Group justify="flex-end" gap="sm">
                 <Button variant="default" onClick={close}>
-                  Cancel
+                  {L.cancel}
                 </Button>
                 <Button type="submit" loading={save.isPending}>
-                  Save
+                  {L.save}
                 </Button>
               </Group>
             </Stack>

@@ -12,8 +12,6 @@ import { useUploadLicense } from '../../api/license-upload.mutation';
 import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 
-const PEM_ONLY = 'Please choose a .pem file.';
-
 /** Licensing Service (access §2, §5): the current licence and the upload of a .pem file. */
 export function LicensingTab(_props: DeploymentTabProps) {
   const files = useLicenseFiles();
@@ -23,13 +21,13 @@ export function LicensingTab(_props: DeploymentTabProps) {
 
   const choose = (next: File | null) => {
     setFile(next);
-    setError(next && !next.name.toLowerCase().endsWith('.pem') ? PEM_ONLY : null);
+    setError(next && !next.name.toLowerCase().endsWith('.pem') ? L.pemOnly : null);
   };
 
   const submit = () => {
     if (!file) return;
     if (!file.name.toLowerCase().endsWith('.pem')) {
-      setError(PEM_ONLY);
+      setError(L.pemOnly);
       return;
     }
     upload.mutate(file, {
@@ -113,9 +111,9 @@ export function LicensingTab(_props: DeploymentTabProps) {
       <Stack gap="xs">
         <Group align="flex-end" gap="sm">
           <FileInput
-            label="Licence file"
-            description="A .pem file (certificate or key in PEM format)."
-            placeholder="Choose .pem file"
+            label={L.licenceFile}
+            description={L.licenceFileHint}
+            placeholder={L.chooseLicenceFile}
             accept=".pem"
             value={file}
             onChange={choose}
@@ -127,10 +125,10 @@ export function LicensingTab(_props: DeploymentTabProps) {
           <Button
             onClick={submit}
             loading={upload.isPending}
-            disabled={!file || error === PEM_ONLY}
+            disabled={!file || error === L.pemOnly}
             leftSection={<IconUpload size={16} aria-hidden="true" />}
           >
-            Upload
+            {L.upload}
           </Button>
         </Group>
       </Stack>

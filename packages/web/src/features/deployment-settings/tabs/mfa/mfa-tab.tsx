@@ -1,7 +1,9 @@
+import { LABELS, formatMessage } from '@fleetdeck/contract';
 import { Stack, Text } from '@mantine/core';
 import { useCurrentUser } from '../../../auth/api/current-user.query';
 import { PhoneMfaSettings } from '../../../auth/components/phone-mfa-settings';
 import { useSessionUser } from '../../../auth/components/session-user';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 
 /**
  * MFA Configurations (access §2, §4, §5): the signed-in administrator's MFA switch, phone number
@@ -15,8 +17,8 @@ export function MfaTab({ emailMobileUserpool }: { emailMobileUserpool: boolean }
     <Stack gap="md">
       <Text size="sm" c="dimmed">
         {emailMobileUserpool
-          ? 'Turn on a second sign-in step for your account: a code texted to your phone.'
-          : 'Phone numbers belong to the Email & Phone User Pool. Settings here apply to your own account.'}
+          ? L.mfaIntro
+          : formatMessage(L.mfaNeedsPhonePool, { pool: LABELS.emailPhoneUserPool })}
       </Text>
       <PhoneMfaSettings user={user} />
     </Stack>

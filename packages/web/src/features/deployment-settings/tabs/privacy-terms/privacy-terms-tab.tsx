@@ -1,7 +1,9 @@
 import {
+  LABELS,
   MESSAGES,
   TERMS_MAX_CHARS,
   TOAST_AUTO_CLOSE_MS,
+  formatMessage,
   type TermsDocument,
   type TermsFile,
 } from '@fleetdeck/contract';
@@ -26,18 +28,19 @@ import { QueryErrorAlert } from '../../../../components/query-error-alert';
 import { errorMessage } from '../../../../lib/api-error';
 import { useTermsPolicy } from '../../api/terms-policy.query';
 import { useDeleteTermsDocument, useSaveTermsDocument } from '../../api/terms-save.mutation';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 
 const SECTIONS: Array<{ file: TermsFile; title: string; updated: string; deleted: string }> = [
   {
     file: 'privacy_policy',
-    title: 'Privacy Policy',
+    title: L.privacyPolicy,
     updated: MESSAGES.privacyPolicyUpdated,
     deleted: MESSAGES.privacyPolicyDeleted,
   },
   {
     file: 'terms_of_use',
-    title: 'Terms of Use',
+    title: L.termsOfUse,
     updated: MESSAGES.termsOfUseUpdated,
     deleted: MESSAGES.termsOfUseDeleted,
   },
@@ -92,7 +95,7 @@ function TermsSection({
         {document.file_url && draft === null && (
           <Anchor href={document.file_url} target="_blank" rel="noopener noreferrer" size="sm">
             <Group gap={4}>
-              Public page <IconExternalLink size={14} aria-hidden="true" />
+              {L.publicPage} <IconExternalLink size={14} aria-hidden="true" />
             </Group>
           </Anchor>
         )}
@@ -101,8 +104,7 @@ function TermsSection({
         <>
           {empty ? (
             <Text size="sm" c="dimmed">
-              No {section.title} yet. Until you add one, the sign-in page&apos;s {section.title}{' '}
-              link says none has been published.
+              {formatMessage(L.noDocument, { document: section.title })}
             </Text>
           ) : (
             <ScrollArea.Autosize mah={220} type="auto">
@@ -113,7 +115,7 @@ function TermsSection({
           )}
           <Group gap="sm">
             <Button variant="light" onClick={() => setDraft(document.content)}>
-              {empty ? 'Add' : 'Edit'}
+              {empty ? L.add : L.edit}
             </Button>
             <Button
               variant="subtle"
@@ -122,14 +124,14 @@ function TermsSection({
               loading={remove.isPending}
               onClick={destroy}
             >
-              Delete
+              {L.delete}
             </Button>
           </Group>
         </>
       ) : (
         <>
           <Textarea
-            label={`${section.title} (HTML or plain text)`}
+            label={formatMessage(L.documentContent, { document: section.title })}
             value={draft}
             onChange={(event) => setDraft(event.currentTarget.value)}
             autosize
@@ -141,10 +143,10 @@ function TermsSection({
           />
           <Group gap="sm">
             <Button onClick={submit} loading={save.isPending} disabled={draft.trim() === ''}>
-              Save
+              {L.save}
             </Button>
             <Button variant="default" onClick={() => setDraft(null)} disabled={save.isPending}>
-              Cancel
+              {L.cancel}
             </Button>
           </Group>
         </>
@@ -159,22 +161,24 @@ export function PrivacyTermsTab(_props: DeploymentTabProps) {
   if (policy.isPending)
     return (
       <Center py="xl">
-        <Loader size="sm" aria-label="Loading Privacy Policy and Terms" />
+        <Loader
+          size="sm"
+          aria-label={formatMessage(L.loadingTab, { tab: LABELS.tabPrivacyPolicyAndTerms })}
+        />
       </Center>
     );
   if (policy.isError)
     return (
       <QueryErrorAlert
         error={policy.error}
-        retryLabel="Retry"
+        retryLabel={L.retry}
         onRetry={() => void policy.refetch()}
       />
     );
   return (
     <Stack gap="lg">
       <Text size="sm" c="dimmed">
-        Each document is published at a public address and shown on the page the sign-in page links
-        to. HTML is shown in a sandbox: scripts never run.
+        {L.privacyTermsIntro}
       </Text>
       {SECTIONS.map((section, index) => (
         <Stack key={section.file} gap="lg">

@@ -65,12 +65,12 @@ function NotificationSwitches() {
   const setFilter = useSetEventFilter();
   const [pendingEvent, setPendingEvent] = useState<PushEvent | null>(null);
 
-  if (integration.isPending || filters.isPending) return <Loading label="Loading push switches" />;
+  if (integration.isPending || filters.isPending) return <Loading label={L.loadingPushSwitches} />;
   if (integration.isError)
     return (
       <QueryErrorAlert
         error={integration.error}
-        retryLabel="Retry"
+        retryLabel={L.retry}
         onRetry={() => void integration.refetch()}
       />
     );
@@ -78,7 +78,7 @@ function NotificationSwitches() {
     return (
       <QueryErrorAlert
         error={filters.error}
-        retryLabel="Retry"
+        retryLabel={L.retry}
         onRetry={() => void filters.refetch()}
       />
     );
@@ -120,8 +120,8 @@ function NotificationSwitches() {
       <Paper withBorder p="md" bg="gray.0">
         <Switch
           size="md"
-          label="Mobile push notifications"
-          description="Send notifications to the phones of end users for the events switched on below."
+          label={L.mobilePush}
+          description={L.mobilePushHint}
           checked={masterOn}
           disabled={setMaster.isPending}
           onChange={(event) => toggleMaster(event.currentTarget.checked)}
@@ -132,7 +132,7 @@ function NotificationSwitches() {
         spacing="sm"
         verticalSpacing="sm"
         role="group"
-        aria-label="Events"
+        aria-label={L.pushEvents}
       >
         {PUSH_EVENTS.map((event) => {
           const current = filterOf(event);
@@ -152,7 +152,7 @@ function NotificationSwitches() {
       </SimpleGrid>
       {!masterOn && (
         <Text size="xs" c="dimmed">
-          Turn on mobile push notifications to choose the events.
+          {L.pushEventsNeedMaster}
         </Text>
       )}
     </Stack>
@@ -205,14 +205,17 @@ function CreatePlatformModal({
   };
 
   return (
-    <Modal opened onClose={onClose} title="Create mobile platform" centered size="lg">
+    <Modal opened onClose={onClose} title={L.createPlatformTitle} centered size="lg">
       <Stack gap="md">
         <Select
           size="md"
-          label="Platform"
+          label={L.columnPlatform}
           data={available.map((value) => ({
             value,
-            label: `${PUSH_PLATFORM_LABELS[value]} — ${value}`,
+            label: formatMessage(L.platformOption, {
+              label: PUSH_PLATFORM_LABELS[value],
+              platform: value,
+            }),
           }))}
           value={platform}
           allowDeselect={false}
@@ -223,8 +226,8 @@ function CreatePlatformModal({
         />
         {platform === 'GCM' ? (
           <KeyMaterialInput
-            label="API key"
-            description="The Firebase service-account JSON file (FCM HTTP v1): project_id, client_email and private_key."
+            label={L.apiKey}
+            description={L.apiKeyHint}
             value={apiKey}
             onChange={edited(setApiKey)}
             minRows={6}
@@ -232,15 +235,15 @@ function CreatePlatformModal({
         ) : (
           <>
             <KeyMaterialInput
-              label="SSL certificate"
-              description="The Apple Push Notification service certificate, PEM (-----BEGIN CERTIFICATE-----)."
+              label={L.sslCertificate}
+              description={L.sslCertificateHint}
               value={certificate}
               onChange={edited(setCertificate)}
               minRows={5}
             />
             <KeyMaterialInput
-              label="Private key"
-              description="The certificate's private key, PEM."
+              label={L.privateKey}
+              description={L.certificatePrivateKeyHint}
               value={privateKey}
               onChange={edited(setPrivateKey)}
               minRows={5}
@@ -254,10 +257,10 @@ function CreatePlatformModal({
         )}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={create.isPending}>
-            Cancel
+            {L.cancel}
           </Button>
           <Button onClick={submit} loading={create.isPending}>
-            Create
+            {L.create}
           </Button>
         </Group>
       </Stack>
@@ -275,11 +278,13 @@ function DeletePlatformModal({
   const remove = useDeletePlatform();
   const [error, setError] = useState<string | null>(null);
   return (
-    <Modal opened onClose={onClose} title="Delete mobile platform" centered>
+    <Modal opened onClose={onClose} title={L.deletePlatformTitle} centered>
       <Stack gap="md">
         <Text size="sm">
-          Delete {PUSH_PLATFORM_LABELS[platform.platform]} ({platform.name})? Phones registered on
-          it stop receiving notifications until a new platform is created and they register again.
+          {formatMessage(L.deletePlatformConfirm, {
+            label: PUSH_PLATFORM_LABELS[platform.platform],
+            name: platform.name,
+          })}
         </Text>
         {error && (
           <Alert color="red" variant="light" role="alert">
@@ -288,7 +293,7 @@ function DeletePlatformModal({
         )}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={remove.isPending}>
-            Cancel
+            {L.cancel}
           </Button>
           <Button
             color="red"
@@ -303,7 +308,7 @@ function DeletePlatformModal({
               })
             }
           >
-            Delete
+            {L.delete}
           </Button>
         </Group>
       </Stack>

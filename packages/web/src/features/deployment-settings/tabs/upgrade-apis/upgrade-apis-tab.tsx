@@ -1,9 +1,10 @@
-import { TOAST_AUTO_CLOSE_MS } from '@fleetdeck/contract';
+import { LABELS, TOAST_AUTO_CLOSE_MS } from '@fleetdeck/contract';
 import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCircleCheck, IconRefresh } from '@tabler/icons-react';
 import { errorMessage } from '../../../../lib/api-error';
 import { useUpgradeApis } from '../../api/upgrade-apis.mutation';
+import { DEPLOYMENT_LABELS as L } from '../../labels';
 import type { DeploymentTabProps } from '../../tab-registry';
 
 /**
@@ -25,19 +26,14 @@ export function UpgradeApisTab(_props: DeploymentTabProps) {
 
   return (
     <Stack gap="md" maw={640}>
-      <Text size="sm">
-        Run this after upgrading Fleetdeck. It applies any database migrations the new version
-        brings and tells every server instance to reload the settings it keeps in memory (push
-        notification switches and platforms, end users' automations); other settings are read fresh
-        on every request.
-      </Text>
+      <Text size="sm">{L.upgradeApisIntro}</Text>
       <Group>
         <Button
           leftSection={<IconRefresh size={16} aria-hidden="true" />}
           onClick={run}
           loading={upgrade.isPending}
         >
-          Upgrade APIs
+          {LABELS.tabUpgradeApis}
         </Button>
       </Group>
       {upgrade.isSuccess && (
@@ -45,7 +41,7 @@ export function UpgradeApisTab(_props: DeploymentTabProps) {
           color="fleet"
           variant="light"
           icon={<IconCircleCheck size={18} aria-hidden="true" />}
-          title="APIs upgraded"
+          title={L.apisUpgraded}
           data-testid="upgrade-result"
         >
           <Text size="sm">{upgrade.data.description}</Text>
