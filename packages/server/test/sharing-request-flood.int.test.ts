@@ -19,6 +19,31 @@ function subsets(count: number): string[][] {
   return result;
 }
 
+/** Every pending sharing request `user` received at `path`, following the pages. */
+async function pendingRequests(
+  call: ReturnType<typeof caller>,
+  path: string,
+  user: EndUser,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let next: string | undefined;
+  do {
+    const response = await call(
+      'GET',
+      `${path}?num_records=10${next ? `&start_request_id=${next}` : ''}`,
+      user.token,
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const page = response.json<{
+      sharing_requests: Array<{ request_id: string }>;
+      next_request_id?: string;
+    }>();
+    ids.push(...page.sharing_requests.map((request) => request.request_id));
+    next = page.next_request_id;
+  } while (next);
+  return ids;
+}
+
 // ASVS 5.0 V2.4.1 (anti-automation: no garbage-data creation or quota exhaustion by repeated
 // calls). One end user could send another the same sharing request without end, filling the
 // recipient's request list and the table.
@@ -30,25 +55,7 @@ describe.each(DIALECTS)('node sharing requests cannot be used to flood a user on
 
   const share = (nodes: readonly string[]) =>
     call('PUT', '/v1/user/nodes/sharing', alice.token, { nodes, user_name: bob.userName });
-  const pendingForBob = async () => {
-    const ids: string[] = [];
-    let next: string | undefined;
-    do {
-      const response = await call(
-        'GET',
-        `/v1/user/nodes/sharing/requests?num_records=10${next ? `&start_request_id=${next}` : ''}`,
-        bob.token,
-      );
-      expect(response.statusCode, response.body).toBe(200);
-      const page = response.json<{
-        sharing_requests: Array<{ request_id: string }>;
-        next_request_id?: string;
-      }>();
-      ids.push(...page.sharing_requests.map((request) => request.request_id));
-      next = page.next_request_id;
-    } while (next);
-    return ids;
-  };
+  const pendingForBob = () => pendingRequests(call, '/v1/user/nodes/sharing/requests', bob);
 
   beforeAll(async () => {
     server = await createTestServer(dialect);
@@ -158,25 +165,8 @@ describe.each(DIALECTS)(
         result.push(groupIds.filter((_group, index) => (mask >> index) & 1));
       return result;
     };
-    const pendingFor = async (user: EndUser) => {
-      const ids: string[] = [];
-      let next: string | undefined;
-      do {
-        const response = await call(
-          'GET',
-          `/v1/user/node_group/sharing/requests?num_records=10${next ? `&start_request_id=${next}` : ''}`,
-          user.token,
-        );
-        expect(response.statusCode, response.body).toBe(200);
-        const page = response.json<{
-          sharing_requests: Array<{ request_id: string }>;
-          next_request_id?: string;
-        }>();
-        ids.push(...page.sharing_requests.map((request) => request.request_id));
-        next = page.next_request_id;
-      } while (next);
-      return ids;
-    };
+    const pendingFor = (user: EndUser) =>
+      pendingRequests(call, '/v1/user/node_group/sharing/requests', user);
     const decline = async (user: EndUser, requestId: string) => {
       const answer = await call('PUT', '/v1/user/node_group/sharing/requests', user.token, {
         request_id: requestId,
