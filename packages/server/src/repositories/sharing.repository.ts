@@ -187,43 +187,28 @@ export async function insertSharingRequest(db: Db, row: SharingRequestsTable): P
 }
 
 /**
- * The pending requests of one kind a user sent, at most `limit` of them (what a new request is
- * compared with, and counted against the cap).
+ * The pending requests of one kind a user sent (`fromUserId`) or received (`toUserId`), at most
+ * `limit` of them: what a new offer is compared with, and counted against the cap (node offers
+ * count per sender, group offers per recipient; ADR 14).
  */
-export async function pendingRequestsFrom(
+export async function pendingRequests(
   db: Db,
-  fromUserId: string,
   kind: SharingRequestsTable['kind'],
+  party: { fromUserId: string } | { toUserId: string },
   limit: number,
-): Promise<Array<Pick<SharingRequestsTable, 'request_id' | 'to_user_id' | 'entity_ids'>>> {
-  return db
+): Promise<
+  Array<Pick<SharingRequestsTable, 'request_id' | 'from_user_id' | 'to_user_id' | 'entity_ids'>>
+> {
+  let query = db
     .selectFrom('sharing_requests')
-    .select(['request_id', 'to_user_id', 'entity_ids'])
-    .where('from_user_id', '=', fromUserId)
+    .select(['request_id', 'from_user_id', 'to_user_id', 'entity_ids'])
     .where('kind', '=', kind)
-    .where('status', '=', 'pending')
-    .limit(limit)
-    .execute();
-}
-
-/**
- * The pending requests of one kind addressed to a user, at most `limit` of them (what a new group
- * offer is compared with, and counted against the recipient's cap).
- */
-export async function pendingRequestsTo(
-  db: Db,
-  toUserId: string,
-  kind: SharingRequestsTable['kind'],
-  limit: number,
-): Promise<Array<Pick<SharingRequestsTable, 'request_id' | 'from_user_id' | 'entity_ids'>>> {
-  return db
-    .selectFrom('sharing_requests')
-    .select(['request_id', 'from_user_id', 'entity_ids'])
-    .where('to_user_id', '=', toUserId)
-    .where('kind', '=', kind)
-    .where('status', '=', 'pending')
-    .limit(limit)
-    .execute();
+    .where('status', '=', 'pending');
+  query =
+    'fromUserId' in party
+      ? query.where('from_user_id', '=', party.fromUserId)
+      : query.where('to_user_id', '=', party.toUserId);
+  return query.limit(limit).execute();
 }
 
 /** A sharing request by id. */

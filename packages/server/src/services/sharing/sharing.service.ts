@@ -30,8 +30,7 @@ import {
   heldNodes,
   insertSharingRequest,
   listSharingRequests,
-  pendingRequestsFrom,
-  pendingRequestsTo,
+  pendingRequests,
   nodeHolders,
   primaryNodesOf,
   secondaryNodesOf,
@@ -100,6 +99,55 @@ export class SharingService {
     return user.user_id;
   }
 
+  /**
+   * Stores an offer unless the same one (same sender, recipient and set of ids) is pending, whose
+   * id it returns instead; refuses with `full()` when the counted user's pending offers of this
+   * kind reach the cap. The check and the insert run under that user's lock, so offers sent at
+   * the same moment neither copy each other nor pass the cap together (ADR 14).
+   */
+  private offerOnce(offer: {
+    kind: 'node' | 'group';
+    from: string;
+    to: string;
+    ids: readonly string[];
+    counted: 'sender' | 'recipient';
+    cap: number;
+    full: () => AppError;
+  }): Promise<string> {
+    const wanted = new Set(offer.ids);
+    const bySender = offer.counted === 'sender';
+    return transactionWithRetry(this.db, async (trx) => {
+      await lockSharingOffersOf(trx, bySender ? offer.from : offer.to);
+      const pending = await pendingRequests(
+        trx,
+        offer.kind,
+        bySender ? { fromUserId: offer.from } : { toUserId: offer.to },
+        offer.cap,
+      );
+      const same = pending.find(
+        (request) =>
+          request.from_user_id === offer.from &&
+          request.to_user_id === offer.to &&
+          sameIdSet(request.entity_ids, wanted),
+      );
+      if (same) return same.request_id;
+      if (pending.length >= offer.cap) throw offer.full();
+      const requestId = timeOrderedId(this.clock());
+      const now = this.now();
+      await insertSharingRequest(trx, {
+        request_id: requestId,
+        kind: offer.kind,
+        from_user_id: offer.from,
+        to_user_id: offer.to,
+        entity_ids: JSON.stringify(offer.ids),
+        status: 'pending',
+        created_at: now,
+        updated_at: now,
+      });
+      return requestId;
+    });
+  }
+
   // --- Nodes ---
 
   /** The primary user of every node offers them to another user (a pending request). */
@@ -120,37 +168,15 @@ export class SharingService {
       return success(SHARING_MESSAGES.alreadyShared, timeOrderedId(this.clock()));
     // The same offer again is the same request; and the offers waiting for an answer are capped,
     // so no user can fill another's request list (or the table) with copies.
-    const wanted = new Set(body.nodes);
-    const requestId = await transactionWithRetry(this.db, async (trx) => {
-      await lockSharingOffersOf(trx, userId);
-      const pending = await pendingRequestsFrom(
-        trx,
-        userId,
-        'node',
-        SHARING_LIMITS.pendingRequestsSent,
-      );
-      const same = pending.find(
-        (request) => request.to_user_id === recipientId && sameIdSet(request.entity_ids, wanted),
-      );
-      if (same) return same.request_id;
-      if (pending.length >= SHARING_LIMITS.pendingRequestsSent)
-        throw badRequest(
-          SHARING_MESSAGES.pendingRequestLimit,
-          SHARING_ERROR_CODES.pendingRequestLimit,
-        );
-      const created = timeOrderedId(this.clock());
-      const now = this.now();
-      await insertSharingRequest(trx, {
-        request_id: created,
-        kind: 'node',
-        from_user_id: userId,
-        to_user_id: recipientId,
-        entity_ids: JSON.stringify(body.nodes),
-        status: 'pending',
-        created_at: now,
-        updated_at: now,
-      });
-      return created;
+    const requestId = await this.offerOnce({
+      kind: 'node',
+      from: userId,
+      to: recipientId,
+      ids: body.nodes,
+      counted: 'sender',
+      cap: SHARING_LIMITS.pendingRequestsSent,
+      full: () =>
+        badRequest(SHARING_MESSAGES.pendingRequestLimit, SHARING_ERROR_CODES.pendingRequestLimit),
     });
     return success(SHARING_MESSAGES.requestCreated, requestId);
   }
@@ -322,37 +348,18 @@ export class SharingService {
       return success(SHARING_MESSAGES.groupAlreadyShared, timeOrderedId(this.clock()));
     // As for nodes, the same offer again (same admin, user and set of groups) is the pending
     // request; the offers waiting for one user are capped across all admins (SHARING_LIMITS).
-    const wanted = new Set(body.groups);
-    const requestId = await transactionWithRetry(this.db, async (trx) => {
-      await lockSharingOffersOf(trx, recipientId);
-      const pending = await pendingRequestsTo(
-        trx,
-        recipientId,
-        'group',
-        SHARING_LIMITS.pendingGroupRequestsReceived,
-      );
-      const same = pending.find(
-        (request) => request.from_user_id === adminId && sameIdSet(request.entity_ids, wanted),
-      );
-      if (same) return same.request_id;
-      if (pending.length >= SHARING_LIMITS.pendingGroupRequestsReceived)
-        throw badRequest(
+    const requestId = await this.offerOnce({
+      kind: 'group',
+      from: adminId,
+      to: recipientId,
+      ids: body.groups,
+      counted: 'recipient',
+      cap: SHARING_LIMITS.pendingGroupRequestsReceived,
+      full: () =>
+        badRequest(
           SHARING_MESSAGES.groupPendingRequestLimit,
           SHARING_ERROR_CODES.groupPendingRequestLimit,
-        );
-      const created = timeOrderedId(this.clock());
-      const now = this.now();
-      await insertSharingRequest(trx, {
-        request_id: created,
-        kind: 'group',
-        from_user_id: adminId,
-        to_user_id: recipientId,
-        entity_ids: JSON.stringify(body.groups),
-        status: 'pending',
-        created_at: now,
-        updated_at: now,
-      });
-      return created;
+        ),
     });
     return success(SHARING_MESSAGES.groupRequestCreated, requestId);
   }
