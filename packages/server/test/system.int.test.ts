@@ -399,6 +399,36 @@ describe('the built dashboard', () => {
     expect(user.statusCode).toBe(200);
     expect(user.body).toContain('fleetdeck-spa');
   });
+
+  it('serves the files of a build made while it runs, and the new index.html', async () => {
+    // `npm run build` beside a running server: new hashed names, a new page naming them.
+    fs.writeFileSync(path.join(dist, 'assets', 'app-fe9876.js'), 'console.log(2)');
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><div id="root">fleetdeck-spa rebuilt</div>',
+    );
+    try {
+      const asset = await server.app.inject({ method: 'GET', url: '/assets/app-fe9876.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.body).toBe('console.log(2)');
+      expect(asset.headers['cache-control']).toContain('immutable');
+      const head = await server.app.inject({ method: 'HEAD', url: '/assets/app-fe9876.js' });
+      expect(head.statusCode).toBe(200);
+      expect((await server.app.inject({ method: 'GET', url: '/home/nodes' })).body).toContain(
+        'fleetdeck-spa rebuilt',
+      );
+      // A directory is not a file: the page, not a listing or a redirect.
+      const directory = await server.app.inject({ method: 'GET', url: '/assets' });
+      expect(directory.statusCode).toBe(200);
+      expect(directory.body).toContain('fleetdeck-spa');
+    } finally {
+      fs.rmSync(path.join(dist, 'assets', 'app-fe9876.js'));
+      fs.writeFileSync(
+        path.join(dist, 'index.html'),
+        '<!doctype html><div id="root">fleetdeck-spa</div>',
+      );
+    }
+  });
 });
 
 describe('the built dashboard with static shells (ADR 35)', () => {
@@ -476,5 +506,30 @@ describe('the built dashboard with static shells (ADR 35)', () => {
     } finally {
       await customer.close();
     }
+  });
+
+  it('follows a shell manifest rewritten while it runs (a new build)', async () => {
+    const manifestFile = path.join(dist, 'shells', 'manifest.json');
+    const before = fs.readFileSync(manifestFile, 'utf8');
+    fs.writeFileSync(path.join(dist, 'shells', 'groups.html'), '<div id="root">shell-groups</div>');
+    fs.writeFileSync(
+      manifestFile,
+      JSON.stringify({
+        login: { standard: 'login.html', customer: 'login-customer.html' },
+        signedIn: { '/home/nodes': 'devices.html', '/home/nodegroups': 'groups.html' },
+        dashboard: 'dashboard.html',
+        // Padding so that size tells the copies apart where the clock's resolution would not.
+        build: 'rebuilt',
+      }),
+    );
+    try {
+      expect((await page('/home/NodeGroups', signedIn)).body).toContain('shell-groups');
+      expect((await page('/home/nodes', signedIn)).body).toContain('shell-devices');
+    } finally {
+      fs.writeFileSync(manifestFile, before);
+      fs.rmSync(path.join(dist, 'shells', 'groups.html'));
+    }
+    // And back: the old manifest names no Device Groups shell.
+    expect((await page('/home/nodegroups', signedIn)).body).toContain('fleetdeck-spa');
   });
 });

@@ -66,6 +66,30 @@ export function readShellManifest(distDir: string): StaticShellManifest | null {
   return usable ? (manifest as StaticShellManifest) : null;
 }
 
+/**
+ * The shell manifest as the build left it: read again when manifest.json changed on disk (a build
+ * made while the server runs), otherwise the copy from the last read.
+ */
+export function currentShellManifest(distDir: string): () => StaticShellManifest | null {
+  const file = path.join(distDir, SHELL_DIR, 'manifest.json');
+  let seen: string | null = null;
+  let manifest: StaticShellManifest | null = null;
+  return () => {
+    let stamp: string;
+    try {
+      const stat = fs.statSync(file);
+      stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    } catch {
+      stamp = 'missing';
+    }
+    if (stamp !== seen) {
+      seen = stamp;
+      manifest = readShellManifest(distDir);
+    }
+    return manifest;
+  };
+}
+
 /** The request's path as the dashboard's router matches it: case-insensitive, no trailing slash. */
 function routePath(url: string): string {
   const pathname = url.split(/[?#]/, 1)[0] ?? '/';
@@ -115,15 +139,23 @@ export async function registerWebApp(
 ): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
-  const shells = built ? readShellManifest(distDir) : null;
-  const documentFor = (request: FastifyRequest): string =>
-    (shells && staticShellFor(request.url, request.cookies, deploymentMode, shells)) ??
-    'index.html';
+  const shells = currentShellManifest(distDir);
+  const documentFor = (request: FastifyRequest): string => {
+    const manifest = shells();
+    return (
+      (manifest && staticShellFor(request.url, request.cookies, deploymentMode, manifest)) ??
+      'index.html'
+    );
+  };
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
       index: false,
-      wildcard: false,
+      // Looked up on disk per request, not listed once at start: `npm run build` while the server
+      // runs replaces the hashed files, and the new pages ask for the new ones.
+      wildcard: true,
+      // A directory (`/`, `/assets/`) is not a file: the not-found handler answers with the page.
+      allowedPath: (pathname) => !pathname.endsWith('/'),
       // The build writes .br and .gz copies (packages/web/scripts/precompress.mjs): sent when the
       // browser accepts them, with Vary: Accept-Encoding; otherwise the file itself.
       preCompressed: true,
