@@ -1,7 +1,14 @@
 import { MESSAGES } from '@fleetdeck/contract';
 import { Button, Stack, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useRouteError } from 'react-router';
+import {
+  isMissingChunkError,
+  isReloadingForNewBuild,
+  mayReloadForNewBuild,
+  reloadForNewBuild,
+} from '../app/new-build';
+import { PageLoader } from './page-loader';
 import { PublicPage } from './public-page';
 
 /**
@@ -10,9 +17,16 @@ import { PublicPage } from './public-page';
  */
 export function RouteError() {
   const error = useRouteError();
+  // A chunk of an older build (this tab was opened before a release): one reload opens the same
+  // address with the new build; the loader stays meanwhile (app/new-build.ts).
+  const [reloading] = useState(
+    () => isMissingChunkError(error) && (isReloadingForNewBuild() || mayReloadForNewBuild()),
+  );
   useEffect(() => {
-    console.error(error);
-  }, [error]);
+    if (!reloading) console.error(error);
+    else if (!isReloadingForNewBuild()) reloadForNewBuild();
+  }, [error, reloading]);
+  if (reloading) return <PageLoader />;
   return (
     <PublicPage>
       <Stack gap="md" align="center" ta="center">
