@@ -5,8 +5,9 @@ import { MESSAGES } from '@fleetdeck/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NODE_LABELS } from '../../packages/web/src/features/nodes/labels.js';
+import { STATS_LABELS } from '../../packages/web/src/features/stats/labels.js';
 import { launchBrowser, newContext, screenshot } from '../helpers/browser.js';
-import { startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
+import { apiJson, apiToken, startServer, type RunningServer } from '../helpers/fleetdeck-server.js';
 import { signIn } from '../helpers/session.js';
 
 /**
@@ -100,6 +101,17 @@ beforeAll(async () => {
   fs.cpSync(BUILT, dist, { recursive: true });
   server = await startServer({ WEB_DIST_DIR: dist });
   ({ browser, close: closeBrowser } = await launchBrowser());
+  // Nodes registered today, so the statistics dashboard draws its registrations chart.
+  await apiJson(server.url, await apiToken(server.url), 'POST', '/v1/admin/node_ids', {
+    nodes: ['001', '002', '003'].map((number) => ({
+      node_id: `fd-release-${number}`,
+      name: `Unit ${number}`,
+      type: 'Refrigerator',
+      model: 'R-1',
+      fw_version: '1.0.0',
+      tags: ['location:Pune', `esp.serial_num:RL${number}`],
+    })),
+  });
 });
 afterAll(async () => {
   await closeBrowser?.();
@@ -168,5 +180,34 @@ describe('a release while the dashboard is open', () => {
     expect(documents.slice(before)).toEqual(['/home/productserial']);
     expect(await page.getByRole('button', { name: 'Reload' }).isVisible()).toBe(true);
     await screenshot(page, 'new-release-broken');
+  });
+
+  it('reloads a page once when a lazy part of it (a chart) cannot be fetched', async () => {
+    // The charts' chunk is lost once on the way (a release or a dropped connection).
+    let refused = 0;
+    await page.route(/\/assets\/[\w-]*stats-chart-[\w-]+\.js$/, async (route) => {
+      if (refused++ === 0) await route.abort('connectionreset');
+      else await route.continue();
+    });
+    await signIn(page);
+    await page.waitForURL(/\/home\/?$/);
+    await page.getByTestId('chart-registrations').getByRole('img').waitFor({ timeout: 15_000 });
+    expect(refused).toBe(2);
+    // The sign-in page, then /home once more: the reload.
+    expect(documents).toEqual(['/login', '/home']);
+    expect(await page.getByText(STATS_LABELS.chartFailed).count()).toBe(0);
+  });
+
+  it('runs on without toasts when the toast container cannot be fetched', async () => {
+    let refused = 0;
+    await page.route(/\/assets\/[\w-]*toast-container-[\w-]+\.js$/, async (route) => {
+      refused += 1;
+      await route.abort('connectionreset');
+    });
+    await signIn(page);
+    await page.goto('/home/nodes');
+    await page.getByRole('heading', { level: 1, name: NODE_LABELS.devicesHeading }).waitFor();
+    await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(3);
+    expect(refused).toBeGreaterThan(0);
   });
 });

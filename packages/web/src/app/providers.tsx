@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, type ReactNode } from 'react';
+import { Component, Suspense, lazy, type ReactNode } from 'react';
 import { cssVariablesResolver, theme } from './theme';
 
 /**
@@ -10,6 +10,22 @@ import { cssVariablesResolver, theme } from './theme';
 const ToastContainer = lazy(async () => ({
   default: (await import('./toast-container')).ToastContainer,
 }));
+
+/**
+ * Without the toast container's chunk (a network failure at start) the app runs on without toasts;
+ * an error here would otherwise unmount the whole app, which has no boundary above the router.
+ */
+class ToastBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
 
 /** Theme (light only), toasts (5000 ms, spec §9) and the query cache, around the router. */
 export function AppProviders({
@@ -26,9 +42,11 @@ export function AppProviders({
       defaultColorScheme="light"
       forceColorScheme="light"
     >
-      <Suspense fallback={null}>
-        <ToastContainer />
-      </Suspense>
+      <ToastBoundary>
+        <Suspense fallback={null}>
+          <ToastContainer />
+        </Suspense>
+      </ToastBoundary>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -1,7 +1,11 @@
 import { Center, Skeleton, Text } from '@mantine/core';
 import { Component, Suspense, type ReactNode } from 'react';
+import { isMissingChunkError, reloadForNewBuild } from '../app/new-build';
 
-/** A chart chunk that failed to download (offline, new deploy) says so instead of breaking the page. */
+/**
+ * A chart chunk that failed to download says so instead of breaking the page; after a release
+ * (the old build's chunk is gone) the page first reloads once into the new build.
+ */
 class ChartBoundary extends Component<
   { height: number; failedText: string; children: ReactNode },
   { failed: boolean }
@@ -10,6 +14,10 @@ class ChartBoundary extends Component<
 
   static getDerivedStateFromError(): { failed: boolean } {
     return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    if (isMissingChunkError(error)) reloadForNewBuild();
   }
 
   override render() {
