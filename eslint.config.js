@@ -90,4 +90,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // ADR 37: PostgreSQL may abort any write transaction with a deadlock or a serialization
+    // failure, and the remedy is to run it again. A body with an effect outside the database
+    // (a publish, an event, a file, a mail) cannot be run again: such a site disables this rule
+    // on its line and says why.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/db/transaction-retry.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction'][arguments.length=0]",
+          message:
+            'Run transactions with transactionWithRetry (db/transaction-retry.ts, ADR 37); a body that cannot run twice disables this rule here with the reason.',
+        },
+      ],
+    },
+  },
 );

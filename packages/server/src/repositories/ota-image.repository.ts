@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { lockImageRow } from '../db/dialect.js';
 import type { Database, OtaImagesTable } from '../db/schema.js';
 import { atOrOlderThan } from './keyset.js';
+import { transactionWithRetry } from '../db/transaction-retry.js';
 
 export type OtaImageRow = Selectable<OtaImagesTable>;
 
@@ -130,7 +131,7 @@ export async function deleteImageIfUnused(
   db: Kysely<Database>,
   otaImageId: string,
 ): Promise<'deleted' | 'in-use' | 'missing'> {
-  return db.transaction().execute(async (trx) => {
+  return transactionWithRetry(db, async (trx) => {
     if (!(await lockImageRow(trx, otaImageId, 'update')).exists) return 'missing';
     const activeJob = await trx
       .selectFrom('ota_jobs')

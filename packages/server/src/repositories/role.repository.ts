@@ -1,10 +1,11 @@
 import { ROLE_LABELS, ROLE_PERMISSIONS, ROLES } from '@fleetdeck/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { transactionWithRetry } from '../db/transaction-retry.js';
 
 /** Keeps the roles and role_permissions tables equal to the table in `contract`. */
 export async function syncRolesFromContract(db: Kysely<Database>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transactionWithRetry(db, async (trx) => {
     for (const role of ROLES) {
       await trx
         .insertInto('roles')

@@ -31,6 +31,7 @@ import type { MessagingService } from '../messaging/messaging.service.js';
 import type { CodeCheck, VerificationCodes } from '../messaging/verification-codes.js';
 import { recordUsersCreated } from '../stats/stats-events.js';
 import { passwordResetMail, signUpCodeMail, signUpExistingMail } from './account-mails.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** Codes by e-mail and SMS live 10 minutes (NIST 800-63B, ASVS 6.5.5). */
 export const ACCOUNT_CODE_TTL_SECONDS = 600;
@@ -153,7 +154,7 @@ export class AccountService {
     const userId = randomUUID();
     const passwordHash = await hashPassword(password);
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transactionWithRetry(this.db, async (trx) => {
         await insertUser(
           trx,
           {
@@ -243,7 +244,7 @@ export class AccountService {
       throw codeRefused({ ok: false, reason: 'invalid' }, MESSAGES.verificationCodeNotValid);
     const passwordHash = await hashPassword(password);
     const now = this.now();
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       await updatePasswordHash(trx, user.user_id, passwordHash, now);
       await markUserVerified(trx, user.user_id, now);
     });
@@ -303,7 +304,7 @@ export class AccountService {
       );
       if (!check.ok) throw codeRefused(check);
       const phone = check.payload?.phone ?? pendingPhone;
-      await this.db.transaction().execute(async (trx) => {
+      await transactionWithRetry(this.db, async (trx) => {
         await setUserPhone(trx, userId, phone, now);
         await upsertUserMfa(trx, userId, { pending_phone_number: null }, now);
       });

@@ -33,6 +33,7 @@ import { AuthContextCache } from './auth-context-cache.js';
 import { memoryLimiters, type LimiterFactory, type WindowLimiter } from './rate-limiter.js';
 import type { MfaChallenge, MfaService } from './mfa.service.js';
 import { hashRefreshToken, newRefreshToken, type TokenService } from './token.service.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** The signed-in user as every route sees it. */
 export interface AuthUser {
@@ -180,7 +181,7 @@ export class AuthService {
     await attempt.succeed();
     const challenge = await this.mfa?.challenge(user);
     if (challenge) return { kind: 'mfa', challenge };
-    const issued = await this.db.transaction().execute(async (trx) => {
+    const issued = await transactionWithRetry(this.db, async (trx) => {
       return this.startSession(trx, user, meta);
     });
     return { kind: 'tokens', issued };
@@ -211,7 +212,7 @@ export class AuthService {
       throw error;
     }
     await attempt.succeed();
-    return this.db.transaction().execute(async (trx) => this.startSession(trx, user, meta));
+    return transactionWithRetry(this.db, async (trx) => this.startSession(trx, user, meta));
   }
 
   /**
@@ -288,9 +289,9 @@ export class AuthService {
     // A provider's sign-in replaces the password, never the second factor.
     const challenge = await this.mfa?.challenge(user);
     if (challenge) return { kind: 'mfa', challenge };
-    const issued = await this.db
-      .transaction()
-      .execute(async (trx) => this.startSession(trx, user, meta));
+    const issued = await transactionWithRetry(this.db, async (trx) =>
+      this.startSession(trx, user, meta),
+    );
     return { kind: 'tokens', issued };
   }
 
@@ -408,17 +409,17 @@ export class AuthService {
       throw badRequest(SERVER_MESSAGES.passwordSameAsOld, ERROR_CODES.passwordPolicy);
     assertNotCommon(next, user.user_name);
     const passwordHash = await hashPassword(next);
-    const issued = await this.db.transaction().execute(async (trx) => {
+    const issued = await transactionWithRetry(this.db, async (trx) => {
       const now = this.nowSeconds();
       // Only over the hash that was checked: a change that committed meanwhile (another tab, a
       // reset) means `current` is no longer the password, as a sequential request would find.
       if (!(await replacePasswordHash(trx, user.user_id, readHash, passwordHash, now)))
         throw badRequest(SERVER_MESSAGES.currentPasswordWrong, ERROR_CODES.currentPasswordWrong);
       await revokeUserSessions(trx, user.user_id, 'password_changed', now);
-      this.dropUser(user.user_id);
       return this.startSession(trx, user, meta);
     });
-    // Again after commit: a lookup that ran during the transaction may have cached an old session.
+    // After commit only (the body may run again, ADR 37): a lookup that ran during the
+    // transaction may have cached an old session, and other instances are told once.
     this.dropUser(user.user_id);
     return issued;
   }

@@ -7,6 +7,7 @@ import { countUsers, insertUser } from '../../repositories/user.repository.js';
 import { assertNotCommon } from './auth.service.js';
 import { hashPassword } from './password.js';
 import { recordUsersCreated } from '../stats/stats-events.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** The default e-mail of the first super admin when FLEETDECK_ADMIN_EMAIL is not set. */
 export const DEFAULT_ADMIN_EMAIL = 'admin@fleetdeck.local';
@@ -70,7 +71,7 @@ export async function bootstrapFirstSuperAdmin(
   const now = Math.floor(Date.now() / 1000);
   const passwordHash = await hashPassword(password);
   try {
-    await db.transaction().execute(async (trx) => {
+    await transactionWithRetry(db, async (trx) => {
       if ((await countUsers(trx)) > 0) throw new AlreadyBootstrapped();
       await insertUser(
         trx,

@@ -23,6 +23,7 @@ import type { VerificationCodes } from '../messaging/verification-codes.js';
 import { verifyPassword } from './password.js';
 import { memoryLimiters, type LimiterFactory, type WindowLimiter } from './rate-limiter.js';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** The MFA step of a sign-in lives this long (NIST 800-63B: out-of-band ≤ 10 minutes). */
 export const MFA_CHALLENGE_TTL_SECONDS = 300;
@@ -299,7 +300,7 @@ export class MfaService {
       throw badRequest(SERVER_MESSAGES.totpCodeInvalid, ERROR_CODES.verificationCodeIncorrect);
     const recovery = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const now = this.now();
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       await upsertUserMfa(
         trx,
         userId,
@@ -329,7 +330,7 @@ export class MfaService {
     if (!(await this.tryProof(userId, () => this.acceptTotp(userId, code))))
       throw badRequest(SERVER_MESSAGES.totpCodeInvalid, ERROR_CODES.verificationCodeIncorrect);
     const now = this.now();
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       await upsertUserMfa(
         trx,
         userId,

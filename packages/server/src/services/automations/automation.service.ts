@@ -33,6 +33,7 @@ import type { NodeEvents } from '../nodes/node-events.js';
 import type { ConfigReloader } from '../settings/config-reloader.js';
 import { timeOrderedId } from '../sharing/time-ordered-id.js';
 import { fires, type AutomationCondition } from './automation-conditions.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** Params changes waiting for evaluation, at most (beyond this they are dropped and counted). */
 const MAX_PENDING_CHANGES = 10_000;
@@ -169,7 +170,7 @@ export class AutomationService implements ParamsWatcher {
     const condition = conditionOf(event);
     const automationId = timeOrderedId(this.clock());
     const now = this.now();
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       await this.assertControllable(trx, userId, body.node_id, body.actions);
       if ((await countUserAutomations(trx, userId)) >= SHARING_LIMITS.automationsPerUser)
         throw badRequest(SHARING_MESSAGES.automationLimit, SHARING_ERROR_CODES.automationLimit);
@@ -214,7 +215,7 @@ export class AutomationService implements ParamsWatcher {
       );
     const [event] = body.events ?? [];
     const condition = event ? conditionOf(event) : undefined;
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       const row = await findAutomation(trx, automationId);
       if (!row || row.user_id !== userId)
         throw badRequest(SHARING_MESSAGES.automationMissing, SHARING_ERROR_CODES.automationMissing);

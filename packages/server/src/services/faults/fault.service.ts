@@ -45,6 +45,7 @@ import {
   type FaultNodeFilter,
 } from '../../repositories/fault.repository.js';
 import { cityLabel, locationOf, parseStoredTags } from '../nodes/node-tags.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** The largest JSON document one common_custom_data name may hold (RainMaker: 300 KB). */
 export const CUSTOM_DATA_MAX_BYTES = 300 * 1024;
@@ -110,7 +111,7 @@ export class FaultService {
       await deleteCustomData(this.db, body.name);
       return { deleted: true };
     }
-    return this.db.transaction().execute(async (trx) => {
+    return transactionWithRetry(this.db, async (trx) => {
       let value: unknown = body.value;
       const stored = await findCustomData(trx, body.name);
       const previous: unknown = stored ? JSON.parse(stored.value) : undefined;

@@ -134,7 +134,7 @@ export class GroupService {
     const filters = storedFilters(body);
     const automatic = Object.values(filters).some((value) => value !== null);
     const groupId = newGroupId();
-    const userIds = await this.db.transaction().execute(async (trx) => {
+    const userIds = await transactionWithRetry(this.db, async (trx) => {
       if (body.nodes?.length) await this.assertNodesExist(trx, body.nodes);
       await lockGroupMembership(trx);
       await insertGroup(trx, {

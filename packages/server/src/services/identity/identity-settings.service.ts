@@ -39,6 +39,7 @@ import {
 import { getOrCreateSecret } from '../../repositories/secret.repository.js';
 import { maskSecret, type SecretBox } from '../crypto/secret-box.js';
 import { DEFAULT_ISSUERS, type ProviderSettings } from './identity-provider-clients.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 const StringListSchema = z.array(z.string());
 const BackupSchema = z.array(
@@ -188,7 +189,7 @@ export class IdentitySettingsService {
       updated_at: now,
     };
     const clients = await this.appClientRows(pool);
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       await upsertIdentityProvider(trx, row);
       const client = clients[0];
       // The client's lists are the exact allow-list (Cognito Configurations edits them). The editor
@@ -215,7 +216,7 @@ export class IdentitySettingsService {
   async deleteProvider(pool: UserPool, type: IdentityProviderType): Promise<void> {
     const clients = await this.appClientRows(pool);
     const now = nowSeconds();
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       if (!(await deleteIdentityProvider(trx, pool, type)))
         throw badRequest(
           SERVER_MESSAGES.identityProviderNotFound,
@@ -388,7 +389,7 @@ export class IdentitySettingsService {
     const row = await findAppClientBackup(this.db, pool);
     if (!row) throw notFound(MESSAGES.noCognitoBackup, ERROR_CODES.appClientBackupNotFound);
     const clients = BackupSchema.parse(JSON.parse(row.app_clients));
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       await deleteAppClientsOfPool(trx, pool);
       await insertAppClients(
         trx,

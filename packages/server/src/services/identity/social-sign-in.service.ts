@@ -30,6 +30,7 @@ import {
   type ProviderIdentity,
 } from './identity-provider-clients.js';
 import type { IdentitySettingsService } from './identity-settings.service.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** A pending sign-in lives this long (the person is at the provider meanwhile). */
 const STATE_TTL_SECONDS = 10 * 60;
@@ -266,7 +267,7 @@ export class SocialSignInService {
     type: IdentityProviderType,
   ): Promise<string> {
     const now = nowSeconds();
-    return this.db.transaction().execute(async (trx) => {
+    return transactionWithRetry(this.db, async (trx) => {
       const linked = await findSocialIdentity(trx, identity.issuer, identity.subject);
       if (linked) {
         await touchSocialIdentity(

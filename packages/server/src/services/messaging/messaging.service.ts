@@ -13,6 +13,7 @@ import {
   lockSendKeys,
   markOutboxDelivery,
 } from '../../repositories/outbox.repository.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** One e-mail to send. `purpose` names the flow (sign-up, invite…) for the outbox and the cap. */
 export interface OutgoingMail {
@@ -101,7 +102,7 @@ export class MessagingService {
     const now = message.created_at;
     const since = now - 3600;
     const account = message.account_id;
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       const keys = [`to:${message.recipient}`];
       if (account !== null) keys.push(`account:${account}`);
       await lockSendKeys(trx, keys, now);

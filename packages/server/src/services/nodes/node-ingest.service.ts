@@ -23,6 +23,7 @@ import {
   releaseNode,
 } from '../../repositories/mapping.repository.js';
 import { runFixedQuery } from '../../db/raw-query.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 import {
   addToCounters,
   findNode,
@@ -394,7 +395,7 @@ export class NodeIngestService implements NodeGatewayPort {
    * node offline and reset the session counters the gateway starts again from 1.
    */
   async resetConnectivity(at: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       // Every online node of each type goes offline (read first, in the same transaction).
       const byType = await trx
         .selectFrom('nodes')
@@ -549,39 +550,45 @@ export class NodeIngestService implements NodeGatewayPort {
   }
 
   /**
-   * Commits one part of a batch in one transaction. When the database refuses the data itself (a
-   * value it cannot store, a constraint), retrying the same batch would fail for ever and hold up
-   * every node's messages: the part is split by node and each half committed on its own, down to
-   * the one node whose messages cannot be stored, which are dropped and logged. Any other error
-   * (the database is away) goes up, and the whole batch is retried.
+   * Commits one part of a batch in one transaction. A deadlock or serialization failure (another
+   * instance's batch, an admin's write) runs the same part again at once in a new transaction
+   * (ADR 37): the body writes only to the database, and what it tells is collected per attempt
+   * and told after the commit. When the database refuses the data itself (a value it cannot
+   * store, a constraint), retrying the same batch would fail for ever and hold up every node's
+   * messages: the part is split by node and each half committed on its own, down to the one node
+   * whose messages cannot be stored, which are dropped and logged. Any other error (the database
+   * is away, or conflicts went on past the last attempt) goes up, and the whole batch is retried.
    */
   private async commitIsolating(
     part: BatchPart,
     activity: FleetActivity[],
     watched: ParamsChange[],
   ): Promise<CommitResult> {
-    const partActivity: FleetActivity[] = [];
-    const partWatched: ParamsChange[] = [];
     try {
-      const committed = await this.db.transaction().execute(async (trx) => ({
-        changes: await this.apply(
-          trx,
-          part.batch,
-          part.alerts,
-          part.mappings,
-          partActivity,
-          partWatched,
-        ),
-        ota:
-          part.otaReports.length > 0
-            ? await applyOtaReports(trx, part.otaReports)
-            : { changedJobs: [], finishedJobs: [] },
-        diagnostics:
-          part.diagnostics.length > 0 ? await applyDiagnostics(trx, part.diagnostics) : undefined,
-      }));
-      activity.push(...partActivity);
-      watched.push(...partWatched);
-      return committed;
+      const committed = await transactionWithRetry(this.db, async (trx) => {
+        // Fresh for each attempt: a rolled-back attempt's activity was never committed.
+        const partActivity: FleetActivity[] = [];
+        const partWatched: ParamsChange[] = [];
+        const result: CommitResult = {
+          changes: await this.apply(
+            trx,
+            part.batch,
+            part.alerts,
+            part.mappings,
+            partActivity,
+            partWatched,
+          ),
+          ota:
+            part.otaReports.length > 0
+              ? await applyOtaReports(trx, part.otaReports)
+              : { changedJobs: [], finishedJobs: [] },
+        };
+        if (part.diagnostics.length > 0) await applyDiagnostics(trx, part.diagnostics);
+        return { result, partActivity, partWatched };
+      });
+      activity.push(...committed.partActivity);
+      watched.push(...committed.partWatched);
+      return committed.result;
     } catch (error) {
       if (!isDataError(error)) throw error;
       const nodeIds = nodeIdsOf(part);

@@ -162,7 +162,7 @@ export class NodeService {
         claimed_at: null,
       };
     });
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       const existing = await existingNodeIds(trx, ids);
       if (existing.length > 0) {
         throw new AppError(
@@ -304,7 +304,7 @@ export class NodeService {
     if (operation === 'remove') {
       if (node.primary_user_id !== userId)
         throw badRequest(SHARING_MESSAGES.nodeNotOwned, SHARING_ERROR_CODES.nodeNotOwned);
-      await this.db.transaction().execute(async (trx) => {
+      await transactionWithRetry(this.db, async (trx) => {
         await recordRelease(trx, nodeId, now);
         await releaseNode(trx, nodeId);
         await insertMappingRequest(trx, {
@@ -351,7 +351,7 @@ export class NodeService {
   async expireMappingRequests(): Promise<number> {
     const now = this.now();
     // The statistics count timed-out requests in the same transaction (ADR 8).
-    return this.db.transaction().execute(async (trx) => {
+    return transactionWithRetry(this.db, async (trx) => {
       const expired = await markTimedOutMappings(trx, now - MAPPING_REQUEST_TIMEOUT_SECONDS, now);
       await recordTimedOutRequests(trx, expired, now);
       return expired;

@@ -30,6 +30,7 @@ import {
   type JobWithImage,
 } from '../../repositories/ota-job.repository.js';
 import { newOtaId } from '../firmware/image.service.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -145,7 +146,7 @@ export class OtaJobService {
     targets: { image: { ota_image_id: string }; nodes: string[]; groups: string[] },
   ): Promise<number> {
     const { image, nodes, groups } = targets;
-    return this.db.transaction().execute(async (trx) => {
+    return transactionWithRetry(this.db, async (trx) => {
       // Read again under a lock: the image may have been deleted or archived since it was read
       // above (a delete waits for this job, or this job waits for the delete and refuses).
       const current = await lockImageRow(trx, image.ota_image_id, 'share');
@@ -256,9 +257,9 @@ export class OtaJobService {
     const view = await this.get(otaJobId);
     if (view.job.status === 'cancelled')
       throw badRequest(SERVER_MESSAGES.jobAlreadyCancelled, ERROR_CODES.otaJobState);
-    const cancelled = await this.db
-      .transaction()
-      .execute((trx) => cancelJob(trx, otaJobId, nowSeconds()));
+    const cancelled = await transactionWithRetry(this.db, (trx) =>
+      cancelJob(trx, otaJobId, nowSeconds()),
+    );
     // Another request cancelled it in between.
     if (!cancelled) throw badRequest(SERVER_MESSAGES.jobAlreadyCancelled, ERROR_CODES.otaJobState);
     this.listener?.jobCancelled(otaJobId);

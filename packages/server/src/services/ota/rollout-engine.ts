@@ -17,6 +17,7 @@ import {
 import type { ImageService } from '../firmware/image.service.js';
 import type { NodeEvents } from '../nodes/node-events.js';
 import type { JobLifecycleListener } from './ota-job.service.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** Offers are published and recorded this many nodes at a time. */
 const DISPATCH_BATCH = 500;
@@ -164,7 +165,7 @@ export class RolloutEngine implements JobLifecycleListener {
     return (async () => {
       const offer = await pendingOfferForNode(this.db, nodeId, statuses);
       if (!offer || this.cancelled.has(offer.ota_job_id)) return;
-      const claimed = await this.db.transaction().execute((trx) =>
+      const claimed = await transactionWithRetry(this.db, (trx) =>
         claimOffers(trx, offer.ota_job_id, [nodeId], Date.now(), {
           statuses,
           notOfferedSince: since,
@@ -209,11 +210,9 @@ export class RolloutEngine implements JobLifecycleListener {
       payload ??= await this.payloadForJob(db, otaJobId);
       if (!payload) return;
       // Only never-offered executions: one a connect offered meanwhile is not offered again.
-      const claimed = await db
-        .transaction()
-        .execute((trx) =>
-          claimOffers(trx, otaJobId, nodeIds, Date.now(), { statuses: ['started'] }),
-        );
+      const claimed = await transactionWithRetry(db, (trx) =>
+        claimOffers(trx, otaJobId, nodeIds, Date.now(), { statuses: ['started'] }),
+      );
       const message = payload;
       await Promise.all(claimed.map((nodeId) => this.publish(nodeId, message)));
       if (claimed.length > 0) this.emit(otaJobId, 'active');

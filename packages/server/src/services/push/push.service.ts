@@ -54,6 +54,7 @@ import {
 } from './push-dispatcher.js';
 import type { PushSender } from './push-sender.js';
 import { messageOf, type PushOccurrence } from './push-message.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** Occurrences waiting for their recipients to be looked up, at most. */
 const MAX_PENDING_OCCURRENCES = 10_000;
@@ -292,7 +293,7 @@ export class PushService {
 
   /** Deletes a platform application and the devices registered on it. */
   async deletePlatform(arn: string): Promise<void> {
-    const deleted = await this.db.transaction().execute((trx) => deletePlatform(trx, arn));
+    const deleted = await transactionWithRetry(this.db, (trx) => deletePlatform(trx, arn));
     if (!deleted) throw badRequest(PUSH_MESSAGES.platformMissing, PUSH_ERROR_CODES.platformMissing);
     await this.changed();
   }
@@ -305,7 +306,7 @@ export class PushService {
     if (!platform)
       throw badRequest(PUSH_MESSAGES.platformMissing, PUSH_ERROR_CODES.platformMissing);
     const tokenHash = hashToken(body.mobile_device_token);
-    return this.db.transaction().execute(async (trx) => {
+    return transactionWithRetry(this.db, async (trx) => {
       const existing = await findEndpointByToken(trx, platform.platform_application_arn, tokenHash);
       if (existing && existing.user_id === userId)
         throw badRequest(PUSH_MESSAGES.endpointExists, PUSH_ERROR_CODES.endpointExists);

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { listLicenseFiles, replaceLicenseFile } from '../../repositories/settings.repository.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 const DEFAULT_FILE_NAME = 'license.pem';
 const PEM_BLOCK =
@@ -78,7 +79,7 @@ export class LicenseService {
       date_modified: Math.floor(this.clock() / 1000),
       details,
     };
-    await this.db.transaction().execute((trx) =>
+    await transactionWithRetry(this.db, (trx) =>
       replaceLicenseFile(trx, {
         file_name: file.file_name,
         content: text,

@@ -185,7 +185,7 @@ export class SharingService {
   async decideNodeRequest(userId: string, body: SharingDecisionBody): Promise<string> {
     const invalid = badRequest(SHARING_MESSAGES.requestInvalid, SHARING_ERROR_CODES.requestInvalid);
     const now = this.now();
-    const granted = await this.db.transaction().execute(async (trx) => {
+    const granted = await transactionWithRetry(this.db, async (trx) => {
       const request = await findSharingRequest(trx, body.request_id);
       if (
         !request ||
@@ -281,7 +281,7 @@ export class SharingService {
     );
     if (recipientId === userId)
       throw badRequest(SHARING_MESSAGES.selfSharing, SHARING_ERROR_CODES.selfSharing);
-    const { removed, automations } = await this.db.transaction().execute(async (trx) => ({
+    const { removed, automations } = await transactionWithRetry(this.db, async (trx) => ({
       removed: await deleteNodeShares(trx, recipientId, query.nodes),
       automations: await deleteUserAutomationsOn(trx, recipientId, query.nodes),
     }));
@@ -371,7 +371,7 @@ export class SharingService {
       SHARING_ERROR_CODES.groupRequestInvalid,
     );
     const now = this.now();
-    const granted = await this.db.transaction().execute(async (trx) => {
+    const granted = await transactionWithRetry(this.db, async (trx) => {
       const request = await findSharingRequest(trx, body.request_id);
       if (
         !request ||

@@ -27,6 +27,7 @@ import {
   type StatsRow,
 } from '../../repositories/stats.repository.js';
 import { EVENT_STATS, STAT, epochDayOf } from './stats-events.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** What a rebuild did: rows rewritten and the corrections it had to make to the levels. */
 export interface StatsRebuildReport {
@@ -267,7 +268,7 @@ export class StatsService {
   /** Records today's online/offline levels (idempotent: the last run of a day is its end-of-day). */
   async snapshotConnectivity(): Promise<void> {
     const day = this.today();
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       const [online, offline] = await Promise.all([
         readCounter(trx, 'online'),
         readCounter(trx, 'offline'),
@@ -284,7 +285,7 @@ export class StatsService {
    */
   async rebuild(): Promise<StatsRebuildReport> {
     const today = this.today();
-    return this.db.transaction().execute(async (trx) => {
+    return transactionWithRetry(this.db, async (trx) => {
       await lockNodeOwnership(trx);
       await lockStatsRollups(trx);
       const rows = [

@@ -53,6 +53,7 @@ import type { MessagingService } from '../messaging/messaging.service.js';
 import type { VerificationCodes } from '../messaging/verification-codes.js';
 import { recordRelease, recordUsersCreated } from '../stats/stats-events.js';
 import type { TemplateService } from '../templates/template.service.js';
+import { transactionWithRetry } from '../../db/transaction-retry.js';
 
 /** An invitation code lets its user set a first password for a week. */
 export const INVITE_CODE_TTL_SECONDS = 7 * 24 * 3600;
@@ -193,7 +194,7 @@ export class UserService {
     const fields = profileFields(body);
     const name = [body.first_name, body.last_name].filter(Boolean).join(' ');
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transactionWithRetry(this.db, async (trx) => {
         await insertUser(
           trx,
           {
@@ -230,7 +231,7 @@ export class UserService {
         actor?.userId,
       );
     } catch (error) {
-      await this.db.transaction().execute(async (trx) => {
+      await transactionWithRetry(this.db, async (trx) => {
         if (await deleteUserRow(trx, userId)) await recordUsersCreated(trx, -1, now);
       });
       throw error;
@@ -318,7 +319,7 @@ export class UserService {
     }
     const now = this.now();
     const fields = profileFields(body);
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       if (roles) await this.lockAndRecheck(trx, actor, row);
       await upsertUserProfile(trx, row.user_id, fields, now, actor.userId);
       if (roles) {
@@ -430,7 +431,7 @@ export class UserService {
     if (!check.ok) throw codeFailure(check.reason);
     const now = this.now();
     const self = actor.userId === target.user_id;
-    await this.db.transaction().execute(async (trx) => {
+    await transactionWithRetry(this.db, async (trx) => {
       // Node claims take this lock before they touch the user's row; taking it before the row
       // locks too keeps one order, so a claim during the deletion waits instead of deadlocking.
       await lockNodeOwnership(trx);
@@ -532,7 +533,7 @@ export class UserService {
       if (!CUSTOM_DATA_KEY_PATTERN.test(key))
         throw badRequest(SERVER_MESSAGES.customDataInvalidKey, ERROR_CODES.customDataInvalidKey);
     const now = this.now();
-    return this.db.transaction().execute(async (trx) => {
+    return transactionWithRetry(this.db, async (trx) => {
       const current = (await customDataOf(trx, [userId])).get(userId) ?? new Map<string, string>();
       for (const [key, entry] of Object.entries(update)) {
         if (entry === null || entry.value === null || entry.value === undefined) {
