@@ -102,7 +102,15 @@ async function main(): Promise<void> {
   } = {};
   const shutdown = installShutdown(logger, running);
   const database = openDatabase(
-    config,
+    {
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (error) =>
+        logger.warn(
+          { err: error },
+          'a PostgreSQL connection closed; requests use new connections (and answer 503 while the database cannot be reached)',
+        ),
+    },
     (error) =>
       logger.warn(
         { err: error },

@@ -47,6 +47,13 @@ export function openDatabase(
   options: {
     databaseUrl?: string | undefined;
     dataDir: string;
+    /**
+     * PostgreSQL: told when an idle connection of the pool fails (the server restarted or
+     * failed over, a proxy or firewall cut it, an administrator ended it). The pool drops that
+     * connection and opens a new one when it is next needed; without a listener the pool's
+     * `error` event would end the process.
+     */
+    onConnectionError?: (error: Error) => void;
   },
   /** Told when SQLite's background checkpointer fails (the server then checkpoints itself). */
   onCheckpointerFailure: (error: Error) => void = () => undefined,
@@ -62,6 +69,8 @@ export function openDatabase(
       max: POSTGRES_POOL_SIZE,
       min: POSTGRES_POOL_SIZE,
     });
+    const onConnectionError = options.onConnectionError ?? (() => undefined);
+    pool.on('error', (error) => onConnectionError(error));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }),
     });

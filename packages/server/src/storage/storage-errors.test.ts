@@ -14,6 +14,11 @@ describe('storageFailureOf', () => {
       expect(storageFailureOf(withCode(code))).toBe('io');
   });
 
+  it('tells a database that cannot be reached (refused, ended, starting up) as an I/O failure', () => {
+    for (const code of ['ECONNREFUSED', '57P01', '57P02', '57P03', '08006', '08001', '08P01'])
+      expect(storageFailureOf(withCode(code)), code).toBe('io');
+  });
+
   it('finds it behind a wrapping error', () => {
     const wrapped = new Error('upload failed', { cause: withCode('ENOSPC') });
     expect(storageFailureOf(new Error('outer', { cause: wrapped }))).toBe('full');

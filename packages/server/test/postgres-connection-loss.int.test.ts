@@ -1,0 +1,148 @@
+import net from 'node:net';
+import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiLogin,
+  createTestDatabase,
+  createTestServer,
+  type TestServer,
+} from './helpers/test-server.js';
+
+/**
+ * A TCP relay in front of PostgreSQL, as a proxy or a network path between the server and its
+ * database: `cut` drops every connection through it, `close` also stops taking new ones (the
+ * database is away), `open` takes them again on the same port.
+ */
+class Relay {
+  private readonly sockets = new Set<net.Socket>();
+  private server: net.Server | undefined;
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async open(): Promise<void> {
+    if (this.server) return;
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          this.sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', resolve);
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  cut(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.cut();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/**
+ * PostgreSQL ends the server's connections: a restart or failover, a proxy or firewall cutting
+ * idle connections, an administrator's pg_terminate_backend. The idle connections of the pool
+ * then fail with nobody waiting on them; the server must carry on (node-postgres ends the process
+ * on a pool `error` event nobody listens to), answer 503 while the database cannot be reached,
+ * and serve again as soon as it can.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL connections lost', () => {
+  let server: TestServer;
+  let token: string;
+  let admin: pg.Client;
+  let name: string;
+
+  const terminate = async () => {
+    const { rows } = await admin.query<{ ended: number }>(
+      `select count(pg_terminate_backend(pid))::int as ended from pg_stat_activity
+        where datname = $1 and pid <> pg_backend_pid()`,
+      [name],
+    );
+    return rows[0]?.ended ?? 0;
+  };
+  const listNodes = () =>
+    server.app.inject({
+      method: 'GET',
+      url: '/v1/admin/nodes',
+      headers: { authorization: token },
+    });
+
+  let relay: Relay;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    // The server reaches its database through the relay; the test's own client goes direct.
+    const database = await createTestDatabase('postgres');
+    cleanup = database.cleanup;
+    const direct = new URL(database.env.DATABASE_URL!);
+    name = direct.pathname.slice(1);
+    relay = new Relay({ host: direct.hostname, port: Number(direct.port || 5432) });
+    await relay.open();
+    const relayed = new URL(direct);
+    relayed.host = `127.0.0.1:${relay.port}`;
+    server = await createTestServer('postgres', {
+      env: { DATABASE_URL: relayed.toString(), DATA_DIR: database.env.DATA_DIR! },
+    });
+    token = (await apiLogin(server.app)).accesstoken;
+    admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await server?.close();
+    await relay?.close();
+    await cleanup?.();
+  });
+
+  it('carries on when its idle connections are ended, and serves with new ones', async () => {
+    expect((await listNodes()).statusCode).toBe(200);
+    expect(await terminate()).toBeGreaterThan(0);
+    // The idle connections hear of it now; a process that ended on it fails this test.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await listNodes();
+    expect(after.statusCode, after.body).toBe(200);
+  });
+
+  it('carries on when the network to the database drops every connection', async () => {
+    expect((await listNodes()).statusCode).toBe(200);
+    relay.cut();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await listNodes();
+    expect(after.statusCode, after.body).toBe(200);
+  });
+
+  it('answers 503 while the database cannot be reached, and 200 once it can again', async () => {
+    await relay.close();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await listNodes();
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.json()).toEqual({
+        status: 'failure',
+        description: SERVER_MESSAGES.storageFailed,
+        error_code: ERROR_CODES.storageFailed,
+      });
+    } finally {
+      await relay.open();
+    }
+    const back = await listNodes();
+    expect(back.statusCode, back.body).toBe(200);
+  });
+});
