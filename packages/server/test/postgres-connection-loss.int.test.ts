@@ -1,7 +1,10 @@
 import net from 'node:net';
 import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { NodeEvents } from '../src/services/nodes/node-events.js';
+import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
 import {
   apiLogin,
   createTestDatabase,
@@ -145,4 +148,71 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL connections lost', (
     const back = await listNodes();
     expect(back.statusCode, back.body).toBe(200);
   });
+
+  it('holds device messages while the database is away, retrying at a growing interval, and writes them all when it is back', async () => {
+    const nodeIds = Array.from({ length: 12 }, (_, index) => `PCL-${index}`);
+    const registered = await server.app.inject({
+      method: 'POST',
+      url: '/v1/admin/node_ids',
+      headers: { authorization: token },
+      payload: {
+        nodes: nodeIds.map((node_id) => ({
+          node_id,
+          type: 'Refrigerator',
+          model: 'FD-1',
+          fw_version: '1.0.0',
+        })),
+      },
+    });
+    expect(registered.statusCode, registered.body).toBe(200);
+    const logger = createLogger('silent');
+    const errors = vi.spyOn(logger, 'error');
+    const failures = () =>
+      errors.mock.calls.filter((call) => call[1] === 'node ingest batch failed; retrying').length;
+    // A small batch size: past it every message asks for a write, as a busy fleet's do.
+    const ingest = new NodeIngestService(
+      server.database.db,
+      server.services.nodes,
+      new NodeEvents(),
+      logger,
+      {
+        flushIntervalMs: 20,
+        durableDelayMs: 2,
+        maxPendingNodes: 4,
+      },
+    );
+
+    await relay.close();
+    let durable: Promise<void> | undefined;
+    try {
+      // Two seconds of connects from the twelve nodes, one every 5 ms.
+      const started = Date.now();
+      for (let index = 0; Date.now() - started < 2_000; index += 1) {
+        ingest.nodeConnected(
+          nodeIds[index % nodeIds.length]!,
+          1 + Math.floor(index / 12),
+          Date.now(),
+        );
+        durable ??= ingest.whenDurable();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      // Attempts at about 0, 0.25, 0.75 and 1.75 s: a handful, not one per message.
+      expect(failures()).toBeGreaterThanOrEqual(2);
+      expect(failures()).toBeLessThanOrEqual(5);
+    } finally {
+      await relay.open();
+    }
+    const back = Date.now();
+    await durable;
+    // The next retry comes within the longest wait (5 s) once the database is back.
+    expect(Date.now() - back).toBeLessThan(6_000);
+    await ingest.flush();
+    const rows = await server.database.db
+      .selectFrom('nodes')
+      .select(['node_id', 'connected'])
+      .where('node_id', 'in', nodeIds)
+      .execute();
+    expect(rows).toHaveLength(nodeIds.length);
+    expect(rows.every((row) => row.connected === 1)).toBe(true);
+  }, 30_000);
 });

@@ -104,6 +104,13 @@ const DEFAULT_OPTIONS: IngestOptions = {
 };
 /** Diagnostics reports waiting beyond this are dropped (counted) instead of buffered. */
 const MAX_PENDING_DIAGNOSTICS = 20_000;
+/**
+ * After a batch failed (the database is away), the next attempt waits this long, doubling with
+ * each failure in a row up to the cap; messages meanwhile only gather. Without it every message
+ * past `maxPendingNodes` started another failing write and logged it (thousands a second).
+ */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5_000;
 const RESET_USER_ID = 'esp-rmaker';
 
 /** Adds one to a counter's delta (and may take one off with -1). */
@@ -226,6 +233,10 @@ export class NodeIngestService implements NodeGatewayPort {
   private timerDue = 0;
   /** The timer fired during a write: write the next batch as soon as that one commits. */
   private flushAfterWrite = false;
+  /** Batches that failed in a row; until `retryAt` (epoch ms) only the retry timer writes. */
+  private failures = 0;
+  private retryAt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
   private readonly options: IngestOptions;
 
   constructor(
@@ -444,7 +455,7 @@ export class NodeIngestService implements NodeGatewayPort {
   /** Writes the pending batch within `delayMs` (sooner if already due), or at once when full. */
   private schedule(delayMs = this.options.flushIntervalMs): void {
     if (this.pending.size >= this.options.maxPendingNodes) {
-      void this.flush();
+      this.flushUnlessWaiting();
       return;
     }
     const now = Date.now();
@@ -471,7 +482,26 @@ export class NodeIngestService implements NodeGatewayPort {
   private writeDue(): void {
     // A batch is being written: what arrived meanwhile goes right after its commit, together.
     if (this.writing) this.flushAfterWrite = true;
-    else void this.flush();
+    else this.flushUnlessWaiting();
+  }
+
+  /** Writes now, unless a failed batch's retry is pending: then that retry takes it all. */
+  private flushUnlessWaiting(): void {
+    if (this.retryTimer && Date.now() < this.retryAt) return;
+    void this.flush();
+  }
+
+  /** The database failed a batch: the next attempt after a wait that grows with each failure. */
+  private retryLater(): void {
+    this.failures += 1;
+    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (this.failures - 1));
+    this.retryAt = Date.now() + delay;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.flush();
+    }, delay);
+    this.retryTimer.unref();
   }
 
   private hasPending(): boolean {
@@ -505,6 +535,14 @@ export class NodeIngestService implements NodeGatewayPort {
     const whole: BatchPart = { batch, alerts, mappings, otaReports, diagnostics };
     try {
       const committed = await this.commitIsolating(whole, activity, watched);
+      this.failures = 0;
+      if (this.retryTimer) {
+        // Written by an explicit flush (shutdown) before the retry was due: no wait any more,
+        // and what gathered meanwhile goes right after this batch.
+        clearTimeout(this.retryTimer);
+        this.retryTimer = undefined;
+        if (this.hasPending()) this.flushAfterWrite = true;
+      }
       for (const resolve of waiters) resolve();
       this.announce(committed, activity, watched);
     } catch (error) {
@@ -516,19 +554,23 @@ export class NodeIngestService implements NodeGatewayPort {
         rest = partOf(whole, error.settled, false);
       }
       this.logger.error(
-        { err: error instanceof PartlyCommitted ? error.failure : error, nodes: rest.batch.size },
+        {
+          err: error instanceof PartlyCommitted ? error.failure : error,
+          nodes: rest.batch.size,
+          failures_in_a_row: this.failures + 1,
+        },
         'node ingest batch failed; retrying',
       );
       this.requeue(rest.batch, rest.alerts, rest.mappings);
       this.otaReports = [...rest.otaReports, ...this.otaReports];
       this.diagnostics = [...rest.diagnostics, ...this.diagnostics];
       this.waiters = [...waiters, ...this.waiters];
-      setTimeout(() => void this.flush(), 1000).unref();
+      this.retryLater();
     } finally {
       this.writing = false;
       if (this.flushAfterWrite) {
         this.flushAfterWrite = false;
-        if (this.hasPending()) void this.flush();
+        if (this.hasPending()) this.flushUnlessWaiting();
       }
     }
   }
