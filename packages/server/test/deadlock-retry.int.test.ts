@@ -5,6 +5,7 @@ import { createLogger } from '../src/logger.js';
 import { readStatusCounters } from '../src/repositories/node.repository.js';
 import { NodeEvents, type FleetActivity } from '../src/services/nodes/node-events.js';
 import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
+import { registerNodes } from './helpers/end-users.js';
 import { apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 /** PostgreSQL's count of deadlocks it detected in this (fresh) database. */
@@ -78,15 +79,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deadlock retry on postgres', ()
     server = await createTestServer('postgres');
     db = server.database.db;
     token = (await apiLogin(server.app)).accesstoken;
-    const response = await server.app.inject({
-      method: 'POST',
-      url: '/v1/admin/node_ids',
-      headers: { authorization: token },
-      payload: {
-        nodes: [{ node_id: 'DL-1', type: 'Refrigerator', model: 'FD-1', fw_version: '1.0.0' }],
-      },
-    });
-    expect(response.statusCode, response.body).toBe(200);
+    await registerNodes(server, token, ['DL-1']);
   });
   afterAll(async () => {
     await server.close();

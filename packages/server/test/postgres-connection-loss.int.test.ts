@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { NodeEvents } from '../src/services/nodes/node-events.js';
 import { NodeIngestService } from '../src/services/nodes/node-ingest.service.js';
+import { registerNodes } from './helpers/end-users.js';
 import {
   apiLogin,
   createTestDatabase,
@@ -151,20 +152,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL connections lost', (
 
   it('holds device messages while the database is away, retrying at a growing interval, and writes them all when it is back', async () => {
     const nodeIds = Array.from({ length: 12 }, (_, index) => `PCL-${index}`);
-    const registered = await server.app.inject({
-      method: 'POST',
-      url: '/v1/admin/node_ids',
-      headers: { authorization: token },
-      payload: {
-        nodes: nodeIds.map((node_id) => ({
-          node_id,
-          type: 'Refrigerator',
-          model: 'FD-1',
-          fw_version: '1.0.0',
-        })),
-      },
-    });
-    expect(registered.statusCode, registered.body).toBe(200);
+    await registerNodes(server, token, nodeIds);
     const logger = createLogger('silent');
     const errors = vi.spyOn(logger, 'error');
     const failures = () =>
