@@ -29,6 +29,17 @@ const DEFAULT_BASE_DELAY_MS = 8;
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Whether SQLite gave up waiting for another connection's write lock (busy_timeout, 5 s): another
+ * process holds it (a `stats:rebuild`, a hand-run sqlite3 shell). Nothing was written; sending the
+ * request again later works. Not retried here: the wait already happened inside SQLite.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+}
+
 /** Whether a database error aborted a transaction only because of a concurrent one (40P01, 40001). */
 export function isTransientConflict(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

@@ -8,7 +8,7 @@ import type {
 } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { z } from 'zod';
-import { isTransientConflict } from '../db/transaction-retry.js';
+import { isDatabaseBusy, isTransientConflict } from '../db/transaction-retry.js';
 import { AppError } from '../errors.js';
 import { storageFailureOf } from '../storage/storage-errors.js';
 
@@ -27,7 +27,8 @@ export function sendFailure(
  * The single error handler: typed errors keep their status and code, validation errors show the
  * schema's (spec) message, framework 4xx errors keep their status, a full disk is a 507 and a
  * storage I/O error a 503 (QUALITY R2), a write PostgreSQL still aborted for a deadlock or a
- * serialization failure after its retries a 503 (ADR 37), and anything else is logged and becomes
+ * serialization failure after its retries, or one SQLite could not start because another process
+ * held its write lock past the busy timeout, a 503 (ADR 37), and anything else is logged and becomes
  * a plain 500 without internals.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -94,7 +95,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         request.log.error({ err: error }, 'storage I/O error: the request was refused');
         return sendFailure(reply, 503, SERVER_MESSAGES.storageFailed, ERROR_CODES.storageFailed);
       }
-      if (isTransientConflict(error)) {
+      if (isTransientConflict(error) || isDatabaseBusy(error)) {
         // Nothing was saved and the same request will very likely succeed when sent again.
         request.log.warn(
           { err: error },
