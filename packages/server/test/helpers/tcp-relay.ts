@@ -4,7 +4,7 @@ import net from 'node:net';
  * A TCP relay in front of a real service (PostgreSQL, Redis…) on 127.0.0.1: `cut()` ends every
  * connection through it, as a restart, a failover or a proxy would; `mute()` keeps the
  * connections open and forwards nothing either way, as a service that hangs would (a stopped
- * process, a full disk, a dropped route), until `unmute()`.
+ * process, a stuck disk), until `unmute()`.
  */
 export class Relay {
   private readonly sockets = new Set<net.Socket>();
@@ -27,12 +27,11 @@ export class Relay {
           upstream.destroy();
         });
       }
-      client.on('data', (chunk: Buffer) => {
-        if (!this.muted) upstream.write(chunk);
-      });
-      upstream.on('data', (chunk: Buffer) => {
-        if (!this.muted) client.write(chunk);
-      });
+      client.pipe(upstream).pipe(client);
+      if (this.muted) {
+        client.pause();
+        upstream.pause();
+      }
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -46,13 +45,18 @@ export class Relay {
     for (const socket of this.sockets) socket.destroy();
   }
 
-  /** From now on nothing passes, in either direction, and nobody is told. */
+  /**
+   * From now on nothing passes, in either direction, and nobody is told: what is sent waits in
+   * the relay, as it would in the buffers of a hung process, and passes on `unmute()`.
+   */
   mute(): void {
     this.muted = true;
+    for (const socket of this.sockets) socket.pause();
   }
 
   unmute(): void {
     this.muted = false;
+    for (const socket of this.sockets) socket.resume();
   }
 
   async close(): Promise<void> {
