@@ -378,6 +378,27 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
     }
   });
 
+  it('closes in seconds while Redis says nothing (the shutdown is not held by QUIT)', async () => {
+    const target = new URL(url);
+    const relay = new Relay({ host: target.hostname, port: Number(target.port || 6379) });
+    await relay.open();
+    const relayed = new URL(url);
+    relayed.port = String(relay.port);
+    const third = await createTestServer(dialect, {
+      env: { REDIS_URL: relayed.toString() },
+      redisNamespace: namespace,
+      sameDatabaseAs: first,
+    });
+    try {
+      relay.mute();
+      const started = Date.now();
+      await third.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await relay.close();
+    }
+  });
+
   it('does not start when REDIS_URL does not answer, and says what to do', async () => {
     const failed = await createTestServer(dialect, {
       env: { REDIS_URL: 'redis://127.0.0.1:9' },
