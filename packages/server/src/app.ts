@@ -319,6 +319,16 @@ export async function createServices(
   };
 }
 
+/**
+ * A connection that sends and receives nothing this long is closed, whatever it is in: a client
+ * gone away mid-upload was otherwise held for good (Fastify turns Node's timeouts off), with its
+ * request and, for an upload, the object store's multipart upload. Longer than any wait a request
+ * has on purpose (SMTP 40 s, S3 about 40 s, event-stream pings every 25 s); headers must arrive
+ * within Node's headersTimeout (60 s, checked every 30 s). No whole-request cap: a large image
+ * upload over a slow link may take many minutes.
+ */
+export const HTTP_IDLE_TIMEOUT_MS = 60_000;
+
 export interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
@@ -348,6 +358,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     loggerInstance,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    connectionTimeout: HTTP_IDLE_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors,
     clientErrorHandler,

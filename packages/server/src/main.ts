@@ -20,6 +20,12 @@ import { syncRolesFromContract } from './repositories/role.repository.js';
 import { bootstrapFirstSuperAdmin, type BootstrapResult } from './services/auth/bootstrap-admin.js';
 
 const SHUTDOWN_DEADLINE_MS = 20_000;
+/**
+ * Requests still open this long into a shutdown have their connections closed, so the rest of
+ * the shutdown (broker, pending ingest, database) runs before the deadline. Before, one client
+ * stalled in a request body held app.close() until the deadline ended the process with exit 1.
+ */
+const REQUEST_GRACE_MS = 10_000;
 
 function fail(line: string): never {
   console.error(`fleetdeck: ${line}`);
@@ -72,7 +78,12 @@ function installShutdown(
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     void (async () => {
+      const cut = setTimeout(() => {
+        logger.warn('requests still open after 10 s of shutdown: closing their connections');
+        running.app?.server.closeAllConnections();
+      }, REQUEST_GRACE_MS);
       await running.app?.close();
+      clearTimeout(cut);
       await running.services?.rollout.stop();
       await running.broker?.close();
       await running.services?.ingest.flush();

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { ERROR_CODES, SERVER_MESSAGES } from '@fleetdeck/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,53 +11,7 @@ import {
   createTestServer,
   type TestServer,
 } from './helpers/test-server.js';
-
-/**
- * A TCP relay in front of PostgreSQL, as a proxy or a network path between the server and its
- * database: `cut` drops every connection through it, `close` also stops taking new ones (the
- * database is away), `open` takes them again on the same port.
- */
-class Relay {
-  private readonly sockets = new Set<net.Socket>();
-  private server: net.Server | undefined;
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async open(): Promise<void> {
-    if (this.server) return;
-    const server = net.createServer((client) => {
-      const upstream = net.connect(this.target.port, this.target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('error', () => undefined);
-        socket.on('close', () => {
-          this.sockets.delete(socket);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', resolve);
-    });
-    this.port = (server.address() as net.AddressInfo).port;
-    this.server = server;
-  }
-
-  cut(): void {
-    for (const socket of this.sockets) socket.destroy();
-  }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    this.cut();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
+import { Relay } from './helpers/tcp-relay.js';
 
 /**
  * PostgreSQL ends the server's connections: a restart or failover, a proxy or firewall cutting

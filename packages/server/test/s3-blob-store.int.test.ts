@@ -6,11 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { ImageList, OtaImage } from '@fleetdeck/contract';
+import { ERROR_CODES, SERVER_MESSAGES, type ImageList, type OtaImage } from '@fleetdeck/contract';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobTooLargeError } from '../src/storage/blob-store.js';
-import { S3BlobStore, type S3BlobStoreOptions } from '../src/storage/s3-blob-store.js';
+import { S3_TIMEOUTS, S3BlobStore, type S3BlobStoreOptions } from '../src/storage/s3-blob-store.js';
+import { storageFailureOf } from '../src/storage/storage-errors.js';
+import { SilentPeer } from './helpers/tcp-relay.js';
 import { apiLogin, createTestServer, type TestServer } from './helpers/test-server.js';
 
 const BUCKET = 'fleetdeck-test';
@@ -374,4 +376,92 @@ describe('S3BlobStore against an S3-compatible server (s3rver)', () => {
     expect(await store.size('probe')).toBe(1);
     await store.delete('probe');
   });
+});
+
+/**
+ * An object store that accepts connections and never answers (a hung MinIO, a proxy that lost
+ * its upstream). The SDK waits forever by default; the store's requests must fail within their
+ * idle wait, and the API with the storage failure (503), not hang.
+ */
+describe('S3BlobStore against an endpoint that never answers', () => {
+  let silent: SilentPeer;
+
+  beforeAll(async () => {
+    silent = new SilentPeer();
+    await silent.open();
+  });
+  afterAll(async () => {
+    await silent?.close();
+  });
+
+  const storeOptions = (): S3BlobStoreOptions => ({
+    bucket: BUCKET,
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${silent.port}`,
+    forcePathStyle: true,
+    accessKeyId: ACCESS_KEY,
+    secretAccessKey: ACCESS_KEY,
+    prefix: undefined,
+    timeouts: { connectMs: 500, idleMs: 500 },
+  });
+
+  it('fails every kind of request as a storage failure once the idle wait has passed, each try', async () => {
+    const store = new S3BlobStore(storeOptions());
+    const attempts = [
+      () => store.size('images/a'),
+      () => store.digest('images/a'),
+      () => store.delete('images/a'),
+      () => store.put('images/a', Readable.from([Buffer.from('firmware')]), MIB),
+    ];
+    for (const attempt of attempts) {
+      const started = Date.now();
+      const failure = await attempt().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      // Three tries of 0.5 s each, and the SDK's short back-off between them.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(storageFailureOf(failure), String(failure)).toBe('io');
+    }
+  }, 30_000);
+
+  it('answers an image upload with 503 storageFailed in about 40 s (3 tries of 3 + 10 s), not never', async () => {
+    const app = await createTestServer('sqlite', {
+      env: {
+        S3_BUCKET: BUCKET,
+        S3_ENDPOINT: `http://127.0.0.1:${silent.port}`,
+        S3_ACCESS_KEY_ID: ACCESS_KEY,
+        S3_SECRET_ACCESS_KEY: ACCESS_KEY,
+      },
+    });
+    try {
+      const { accesstoken } = await apiLogin(app.app);
+      const accepted = silent.accepted;
+      const started = Date.now();
+      const response = await app.app.inject({
+        method: 'POST',
+        url: '/v1/admin/otaimage',
+        headers: { authorization: accesstoken },
+        payload: {
+          image_name: 'AC main',
+          type: 'Air Conditioner',
+          fw_version: '2.1.0',
+          base64_fwimage: imageBytes(1000).toString('base64'),
+        },
+      });
+      const elapsed = Date.now() - started;
+      expect(silent.accepted).toBeGreaterThan(accepted);
+      expect(response.statusCode, response.body).toBe(503);
+      expect(response.json()).toEqual({
+        status: 'failure',
+        description: SERVER_MESSAGES.storageFailed,
+        error_code: ERROR_CODES.storageFailed,
+      });
+      expect(elapsed).toBeGreaterThanOrEqual(S3_TIMEOUTS.idleMs);
+      // The SDK arms the idle timer 3 s into each try.
+      expect(elapsed).toBeLessThan(3 * (S3_TIMEOUTS.idleMs + 3_000) + 5_000);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });

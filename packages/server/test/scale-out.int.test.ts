@@ -16,6 +16,7 @@ import {
   createTestServer,
   type TestServer,
 } from './helpers/test-server.js';
+import { Relay } from './helpers/tcp-relay.js';
 
 // Several instances behind a load balancer share their limits and live updates through Redis
 // (REDIS_URL, ADR 38). CI sets TEST_REDIS_URL; without it only the in-memory limiter runs here.
@@ -329,6 +330,72 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
       });
     } finally {
       await third.close();
+    }
+  });
+
+  it('answers sign-ins with 503 in seconds while Redis accepts and says nothing, and serves again after', async () => {
+    const target = new URL(url);
+    const relay = new Relay({ host: target.hostname, port: Number(target.port || 6379) });
+    await relay.open();
+    const relayed = new URL(url);
+    relayed.port = String(relay.port);
+    const third = await createTestServer(dialect, {
+      env: { REDIS_URL: relayed.toString() },
+      redisNamespace: namespace,
+      sameDatabaseAs: first,
+    });
+    try {
+      relay.mute();
+      const started = Date.now();
+      const response = await login(third, 'user@fleetdeck.test', 'Wrong-Password-1', '10.5.0.2');
+      // ioredis's commandTimeout (2 s in shared-state.ts) bounds the wait.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        error_code: ERROR_CODES.sharedStateUnavailable,
+      });
+      relay.unmute();
+      // The commands that waited are answered, and the limits are checked again.
+      let attempt = 0;
+      await expect
+        .poll(
+          async () => {
+            attempt += 1;
+            const again = await login(
+              third,
+              'nobody@fleetdeck.test',
+              'Wrong-1',
+              `10.5.1.${attempt}`,
+            );
+            return again.statusCode;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(400);
+    } finally {
+      await third.close();
+      await relay.close();
+    }
+  });
+
+  it('closes in seconds while Redis says nothing (the shutdown is not held by QUIT)', async () => {
+    const target = new URL(url);
+    const relay = new Relay({ host: target.hostname, port: Number(target.port || 6379) });
+    await relay.open();
+    const relayed = new URL(url);
+    relayed.port = String(relay.port);
+    const third = await createTestServer(dialect, {
+      env: { REDIS_URL: relayed.toString() },
+      redisNamespace: namespace,
+      sameDatabaseAs: first,
+    });
+    try {
+      relay.mute();
+      const started = Date.now();
+      await third.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await relay.close();
     }
   });
 

@@ -24,6 +24,14 @@ export interface EmbeddedBroker extends NodeGateway {
   port: number;
 }
 
+/**
+ * A connection that has not sent its whole CONNECT this long after it was handed to Aedes is
+ * closed (Aedes's default is 30 s). A device sends CONNECT as soon as TCP is up, so 10 s is
+ * plenty, and a socket that connects and says nothing, or sends half a packet, holds its file
+ * descriptor a third as long. Sockets still waiting for admission are closed by its maxWaitMs.
+ */
+export const MQTT_CONNECT_TIMEOUT_MS = 10_000;
+
 /** CONNACK return codes of MQTT 3.1.1 that the broker answers with. */
 const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
@@ -97,6 +105,7 @@ export async function startEmbeddedBroker(
 
   const broker = await Aedes.createBroker({
     mq: createMessageEmitter(),
+    connectTimeout: MQTT_CONNECT_TIMEOUT_MS,
     preConnect: (client, packet, callback) => {
       const will = packet.will;
       if (

@@ -31,7 +31,26 @@ export interface S3BlobStoreOptions {
   prefix: string | undefined;
   /** Multipart part size in bytes (S3's minimum is 5 MiB); tests lower it to exercise multipart. */
   partSize?: number;
+  /** How long the store may stay silent; S3_TIMEOUTS unless a test shortens them. */
+  timeouts?: S3Timeouts;
 }
+
+/** The waits of one request to the object store, in milliseconds. */
+export interface S3Timeouts {
+  /** For the TCP (and TLS) connection to open. */
+  connectMs: number;
+  /** For the store to answer or take more bytes, once connected (between any two packets). */
+  idleMs: number;
+}
+
+/**
+ * The SDK waits forever by default: an endpoint that accepts and never answers held an image
+ * upload (and every later one) for good. S3 and MinIO answer within a second; 10 s of silence
+ * means the store is not coming back for this request. The SDK arms its idle timer 3 s into a
+ * try and tries 3 times, so a silent store fails a request after about 40 s, and one that
+ * refuses connections at once.
+ */
+export const S3_TIMEOUTS: S3Timeouts = { connectMs: 5_000, idleMs: 10_000 };
 
 /** S3 refuses presigned URLs valid for longer than a week. */
 export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
@@ -66,6 +85,20 @@ function digestingLimiter(maxBytes: number): {
     result: () => ({ size, md5: md5.digest('hex'), sha256: sha256.digest('hex') }),
     overflowed: () => overflow,
   };
+}
+
+/**
+ * The SDK's timeouts come as a bare `TimeoutError`; they get the errno of a connection that timed
+ * out, so the error handler answers 503 storageFailed (the store cannot be reached) and not 500.
+ */
+function unreachable(error: unknown): unknown {
+  if (!(error instanceof Error) || error.name !== 'TimeoutError') return error;
+  return Object.assign(
+    new Error(`the object store did not answer: ${error.message}`, { cause: error }),
+    {
+      code: 'ETIMEDOUT',
+    },
+  );
 }
 
 /** RFC 3986 encoding, as SigV4 canonical requests want it (encodeURIComponent leaves !'()*). */
@@ -123,6 +156,10 @@ export class S3BlobStore implements BlobStore {
       // stores do not understand; we hash every blob ourselves.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      requestHandler: {
+        connectionTimeout: (options.timeouts ?? S3_TIMEOUTS).connectMs,
+        socketTimeout: (options.timeouts ?? S3_TIMEOUTS).idleMs,
+      },
     });
     this.prefix = options.prefix ? `${options.prefix.replace(/^\/+|\/+$/g, '')}/` : '';
     this.objectBase = this.objectBaseUrl();
@@ -164,7 +201,7 @@ export class S3BlobStore implements BlobStore {
     } catch (error) {
       // lib-storage reports a failed AbortMultipartUpload instead of the cause; the cap wins.
       if (overflowed()) throw new BlobTooLargeError(maxBytes);
-      throw error;
+      throw unreachable(error);
     }
     return result();
   }
@@ -186,7 +223,7 @@ export class S3BlobStore implements BlobStore {
     } catch (error) {
       if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)
         return undefined;
-      throw error;
+      throw unreachable(error);
     }
   }
 
@@ -196,23 +233,30 @@ export class S3BlobStore implements BlobStore {
     const bucket = this.options.bucket;
     // The interface is synchronous; the GetObject starts when the stream is first read.
     async function* chunks(): AsyncGenerator<Buffer> {
-      const object = await client.send(
-        new GetObjectCommand({
-          Bucket: bucket,
-          Key: objectKey,
-          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-        }),
-      );
-      if (!(object.Body instanceof Readable)) throw new Error('S3 answered without a body stream');
-      for await (const chunk of object.Body) yield chunk as Buffer;
+      try {
+        const object = await client.send(
+          new GetObjectCommand({
+            Bucket: bucket,
+            Key: objectKey,
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+        );
+        if (!(object.Body instanceof Readable))
+          throw new Error('S3 answered without a body stream');
+        for await (const chunk of object.Body) yield chunk as Buffer;
+      } catch (error) {
+        throw unreachable(error);
+      }
     }
     return Readable.from(chunks(), { objectMode: false });
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(
-      new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }),
-    );
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }))
+      .catch((error: unknown) => {
+        throw unreachable(error);
+      });
   }
 
   downloadUrl(key: string, fileName: string, expiresAt: number): string {

@@ -15,7 +15,16 @@ describe('storageFailureOf', () => {
   });
 
   it('tells a database that cannot be reached (refused, ended, starting up) as an I/O failure', () => {
-    for (const code of ['ECONNREFUSED', '57P01', '57P02', '57P03', '08006', '08001', '08P01'])
+    for (const code of [
+      'ECONNREFUSED',
+      'ETIMEDOUT',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08006',
+      '08001',
+      '08P01',
+    ])
       expect(storageFailureOf(withCode(code)), code).toBe('io');
   });
 

@@ -13,9 +13,10 @@ const PG_IO = '58030';
 /**
  * The database cannot be reached: the connection was refused (PostgreSQL is down or restarting),
  * or PostgreSQL ended or would not take it (SQLSTATE class 08 connection_exception; 57P01
- * admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now). Nothing was written.
+ * admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now), or it (or the object store)
+ * did not answer in time (ETIMEDOUT). Nothing was written.
  */
-const UNREACHABLE = new Set(['ECONNREFUSED', '57P01', '57P02', '57P03']);
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', '57P01', '57P02', '57P03']);
 const PG_CONNECTION_CLASS = /^08[0-9A-Z]{3}$/;
 
 function classifyOne(error: unknown): StorageFailure | null {

@@ -55,7 +55,31 @@ export interface MessagingOptions {
   sendsPerAccountPerHour?: number;
   sms?: SmsProvider;
   clock?: () => number;
+  /** How long SMTP may stay silent; SMTP_TIMEOUTS unless a test shortens them. */
+  smtpTimeouts?: SmtpTimeouts;
 }
+
+/** nodemailer's three waits, in milliseconds. */
+export interface SmtpTimeouts {
+  /** For the TCP (and TLS) connection to open. */
+  connectionMs: number;
+  /** For the server's 220 greeting once connected. */
+  greetingMs: number;
+  /** For any answer once the conversation runs (the reply to the mail's final dot included). */
+  socketMs: number;
+}
+
+/**
+ * Invites, deletion and sender codes wait for SMTP inside the API request, so an SMTP host that
+ * accepts and says nothing must fail the request in seconds. nodemailer's defaults (2 min to
+ * connect, 30 s for the greeting, 10 min of silence) held such a request for up to 10 minutes.
+ * A relay answers each step in well under a second; 10 s + 10 s + 20 s leaves a slow one room.
+ */
+export const SMTP_TIMEOUTS: SmtpTimeouts = {
+  connectionMs: 10_000,
+  greetingMs: 10_000,
+  socketMs: 20_000,
+};
 
 /** Failure to hand a message to SMTP or the SMS provider (RainMaker 100026, mail failed). */
 const DELIVERY_FAILED = 100026;
@@ -76,7 +100,15 @@ export class MessagingService {
     private readonly logger: Logger,
     private readonly options: MessagingOptions,
   ) {
-    this.transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
+    const timeouts = options.smtpTimeouts ?? SMTP_TIMEOUTS;
+    this.transport = options.smtpUrl
+      ? nodemailer.createTransport({
+          url: options.smtpUrl,
+          connectionTimeout: timeouts.connectionMs,
+          greetingTimeout: timeouts.greetingMs,
+          socketTimeout: timeouts.socketMs,
+        })
+      : undefined;
     this.clock = options.clock ?? Date.now;
   }
 

@@ -3,6 +3,8 @@ import http2, { type ClientHttp2Session } from 'node:http2';
 import type { PushDelivery, SendOutcome } from './push-sender.js';
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** How long close() lets sessions end their streams before it destroys them. */
+const CLOSE_GRACE_MS = 2_000;
 
 export interface ApnsSenderOptions {
   /** https://api.push.apple.com (tests point at a local HTTP/2 stand-in). */
@@ -11,6 +13,8 @@ export interface ApnsSenderOptions {
   sandboxUrl: string;
   /** Extra trusted CA certificates (PEM), for stand-ins with their own certificate. */
   ca?: string | undefined;
+  /** How long one notification may go unanswered (10 s; tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -65,8 +69,12 @@ export class ApnsSender {
       };
       if (credentials.topic) headers['apns-topic'] = credentials.topic;
       const request = session.request(headers);
-      request.setTimeout(REQUEST_TIMEOUT_MS, () => {
+      request.setTimeout(this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, () => {
         request.close(http2.constants.NGHTTP2_CANCEL);
+        // A session that let a request go unanswered (one stuck in its TLS handshake with a host
+        // that accepted and went silent) is not used again: the retry connects anew. Before, it
+        // was kept, and every later notification timed out on it for good.
+        session.destroy();
         resolve({ result: 'retry', reason: 'APNs timeout' });
       });
       let status = 0;
@@ -97,10 +105,25 @@ export class ApnsSender {
     });
   }
 
-  /** Closes every pooled session. */
+  /**
+   * Closes every pooled session, destroying those that have not ended within 2 s: a session that
+   * never connected never ends by itself, and this runs in the shutdown (app.close() waited on it
+   * for good, until the shutdown deadline ended the process with exit 1).
+   */
   async close(): Promise<void> {
     const closing = [...this.sessions.values()].map(
-      (session) => new Promise<void>((resolve) => session.close(() => resolve())),
+      (session) =>
+        new Promise<void>((resolve) => {
+          // Node emits no 'close' for a session destroyed before it connected: resolve here.
+          const timer = setTimeout(() => {
+            session.destroy();
+            resolve();
+          }, CLOSE_GRACE_MS);
+          session.close(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
     );
     this.sessions.clear();
     await Promise.all(closing);
