@@ -333,7 +333,8 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
     }
   });
 
-  it('answers sign-ins with 503 in seconds while Redis accepts and says nothing, and serves again after', async () => {
+  /** A third instance that reaches Redis through a relay the test can mute. */
+  const instanceBehindRelay = async () => {
     const target = new URL(url);
     const relay = new Relay({ host: target.hostname, port: Number(target.port || 6379) });
     await relay.open();
@@ -344,6 +345,11 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
       redisNamespace: namespace,
       sameDatabaseAs: first,
     });
+    return { relay, third };
+  };
+
+  it('answers sign-ins with 503 in seconds while Redis accepts and says nothing, and serves again after', async () => {
+    const { relay, third } = await instanceBehindRelay();
     try {
       relay.mute();
       const started = Date.now();
@@ -379,16 +385,7 @@ describe.runIf(redisUrl)(`two instances sharing Redis (${dialect})`, () => {
   });
 
   it('closes in seconds while Redis says nothing (the shutdown is not held by QUIT)', async () => {
-    const target = new URL(url);
-    const relay = new Relay({ host: target.hostname, port: Number(target.port || 6379) });
-    await relay.open();
-    const relayed = new URL(url);
-    relayed.port = String(relay.port);
-    const third = await createTestServer(dialect, {
-      env: { REDIS_URL: relayed.toString() },
-      redisNamespace: namespace,
-      sameDatabaseAs: first,
-    });
+    const { relay, third } = await instanceBehindRelay();
     try {
       relay.mute();
       const started = Date.now();
