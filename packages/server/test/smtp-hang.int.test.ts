@@ -13,17 +13,7 @@ import {
   createTestServer,
   type TestServer,
 } from './helpers/test-server.js';
-
-const INVITEE = {
-  first_name: 'Asha',
-  last_name: 'Rao',
-  city: 'Pune',
-  phone_number: '9876543210',
-  user_name: 'asha.rao@fleetdeck.test',
-  roles: ['service_engineer_role'],
-  geo_region: 'Pune',
-  registration_date: '2025-03-14',
-};
+import { INVITED_ENGINEER } from './helpers/accounts.js';
 
 /**
  * An SMTP host that accepts the connection and then says nothing, or stops answering after the
@@ -54,7 +44,7 @@ describe('SMTP that hangs', () => {
       method: 'POST',
       url: '/v1/admin/user2',
       headers: { authorization: token },
-      payload: INVITEE,
+      payload: INVITED_ENGINEER,
     });
     const elapsed = Date.now() - started;
     expect(silent.accepted).toBeGreaterThan(0);

@@ -10,17 +10,7 @@ import {
   createTestServer,
   type TestServer,
 } from './helpers/test-server.js';
-
-const VALID = {
-  first_name: 'Asha',
-  last_name: 'Rao',
-  city: 'Pune',
-  phone_number: '9876543210',
-  user_name: 'asha.rao@fleetdeck.test',
-  roles: ['service_engineer_role'],
-  geo_region: 'Pune',
-  registration_date: '2025-03-14',
-};
+import { INVITED_ENGINEER } from './helpers/accounts.js';
 
 describe.each(DIALECTS)('user administration on %s', (dialect) => {
   let server: TestServer;
@@ -72,7 +62,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     ['registration_date', '14/03/2025', MESSAGES.invalidDate],
     ['registration_date', '2025-02-30', MESSAGES.invalidDate],
   ])('refuses %s = %j with the spec message and the role field', async (field, value, message) => {
-    const response = await call('POST', '/v1/admin/user2', { ...VALID, [field]: value });
+    const response = await call('POST', '/v1/admin/user2', { ...INVITED_ENGINEER, [field]: value });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       status: 'failure',
@@ -91,36 +81,36 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
   });
 
   it('creates a user with the profile, mails the invitation and lists the profile', async () => {
-    const response = await call('POST', '/v1/admin/user2', VALID);
+    const response = await call('POST', '/v1/admin/user2', INVITED_ENGINEER);
     expect(response.statusCode, response.body).toBe(201);
     const body = response.json<{ status: string; description: string; user_id: string }>();
     expect(body).toMatchObject({ status: 'success', description: MESSAGES.userCreated });
 
-    const mail = await smtp.waitForMail(VALID.user_name);
+    const mail = await smtp.waitForMail(INVITED_ENGINEER.user_name);
     expect(mail.subject).toBe('Your Fleetdeck account is ready');
     expect(mail.text).toContain('Hello Asha,');
     expect(mail.text).toContain('with the role Service Engg');
     const code = codeIn(mail.text);
     expect(mail.text).toContain(
-      `http://fleetdeck.test/set-new-password?user_name=${encodeURIComponent(VALID.user_name)}&code=${code}`,
+      `http://fleetdeck.test/set-new-password?user_name=${encodeURIComponent(INVITED_ENGINEER.user_name)}&code=${code}`,
     );
     expect(mail.html).toContain('<a href="http://fleetdeck.test/set-new-password?');
 
     const saved = await call(
       'PUT',
-      `/v1/admin/custom_data?user_email=${encodeURIComponent(VALID.user_name)}`,
+      `/v1/admin/custom_data?user_email=${encodeURIComponent(INVITED_ENGINEER.user_name)}`,
       { personal: { value: { city: 'Pune', geo_region: 'Pune' } } },
     );
     expect(saved.statusCode, saved.body).toBe(200);
 
-    const list = await call('GET', `/v1/admin/user2?user_name=${VALID.user_name}`);
+    const list = await call('GET', `/v1/admin/user2?user_name=${INVITED_ENGINEER.user_name}`);
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({
       total: 1,
       users_list: [
         {
           user_id: body.user_id,
-          user_name: VALID.user_name,
+          user_name: INVITED_ENGINEER.user_name,
           user_role: ['service_engineer_role'],
           first_name: 'Asha',
           last_name: 'Rao',
@@ -138,7 +128,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
   it('lets the invitee set a password with the mailed code and sign in', async () => {
     const userName = 'invitee@fleetdeck.test';
     const created = await call('POST', '/v1/admin/user2', {
-      ...VALID,
+      ...INVITED_ENGINEER,
       user_name: userName,
       first_name: 'Ravi',
     });
@@ -157,7 +147,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
 
   it('refuses a second account with the same e-mail', async () => {
     const response = await call('POST', '/v1/admin/user2', {
-      user_name: VALID.user_name.toUpperCase(),
+      user_name: INVITED_ENGINEER.user_name.toUpperCase(),
       roles: ['service_engineer_role'],
     });
     expect(response.statusCode).toBe(400);
@@ -242,7 +232,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
   });
 
   it('updates the profile and the roles', async () => {
-    const response = await call('PUT', `/v1/admin/user2?user_name=${VALID.user_name}`, {
+    const response = await call('PUT', `/v1/admin/user2?user_name=${INVITED_ENGINEER.user_name}`, {
       city: 'Kolkata',
       geo_region: 'Kolkata',
       roles: ['service_manager_role', 'service_engineer_role'],
@@ -257,7 +247,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
         first_name: 'Asha',
       },
     });
-    const invalid = await call('PUT', `/v1/admin/user2?user_name=${VALID.user_name}`, {
+    const invalid = await call('PUT', `/v1/admin/user2?user_name=${INVITED_ENGINEER.user_name}`, {
       phone_number: '12',
     });
     expect(invalid.json()).toMatchObject({ description: MESSAGES.invalidPhone });
@@ -284,7 +274,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
   });
 
   it('keeps custom data per key, deletes with null and refuses oversize data', async () => {
-    const url = `/v1/admin/custom_data?user_email=${VALID.user_name}`;
+    const url = `/v1/admin/custom_data?user_email=${INVITED_ENGINEER.user_name}`;
     const put = await call('PUT', url, {
       system: { value: { source: 'dashboard' } },
       tags: { value: ['a', 'b'] },
@@ -448,7 +438,11 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
         '/v1/admin/user2?user_name=ops-admin@fleetdeck.test',
         { roles: ['super_admin'] },
       ],
-      ['request delete', 'DELETE', `/v1/admin/user2?request=true&user_name=${VALID.user_name}`],
+      [
+        'request delete',
+        'DELETE',
+        `/v1/admin/user2?request=true&user_name=${INVITED_ENGINEER.user_name}`,
+      ],
     ];
     for (const [what, method, url, payload] of calls) {
       const response = await call(method, url, payload, adminToken);
@@ -505,7 +499,7 @@ describe.each(DIALECTS)('invitation sends per admin on %s (S3)', (dialect) => {
         method: 'POST',
         url: '/v1/admin/user2',
         headers: { authorization: accesstoken },
-        payload: { ...VALID, user_name: `invitee-${n}@fleetdeck.test` },
+        payload: { ...INVITED_ENGINEER, user_name: `invitee-${n}@fleetdeck.test` },
       });
     // Each address is new, so only the per-account cap can stop the third.
     expect((await invite(1)).statusCode).toBe(201);

@@ -2,6 +2,18 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { codeIn, type SmtpCapture } from './smtp-capture.js';
 
+/** An admin's invitation of a service engineer (`POST /v1/admin/user2`), valid in every field. */
+export const INVITED_ENGINEER = {
+  first_name: 'Asha',
+  last_name: 'Rao',
+  city: 'Pune',
+  phone_number: '9876543210',
+  user_name: 'asha.rao@fleetdeck.test',
+  roles: ['service_engineer_role'],
+  geo_region: 'Pune',
+  registration_date: '2025-03-14',
+};
+
 let counter = 0;
 
 /** A fresh address per call, so tests do not share accounts (or their rate limits). */
